@@ -1,0 +1,37 @@
+//! What the in-step event loop reports.
+
+use crate::arena::Wall;
+use glam::DVec2;
+
+/// What a body hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub enum Other {
+    /// Another body, by index.
+    Body(u32),
+    /// An arena wall.
+    Wall(Wall),
+}
+
+/// One impact, as handled inside a step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct Impact {
+    /// Time of impact from the start of the step, in `[0, dt]`.
+    pub time: f64,
+    /// The first body (for body pairs, the lower index).
+    pub a: u32,
+    /// What it hit.
+    pub other: Other,
+    /// Contact point at the moment of impact.
+    pub point: DVec2,
+    /// Unit normal from `a` towards the other.
+    pub normal: DVec2,
+    /// Impulse magnitude applied along the normal (momentum units).
+    pub impulse: f64,
+    /// Closing speed along the normal just before the impact.
+    pub approach_speed: f64,
+    /// A resting impact: approach speed at or below the resting threshold, handled with
+    /// restitution 0 (see [`StepConfig::resting_speed`](crate::StepConfig::resting_speed)).
+    pub resting: bool,
+}

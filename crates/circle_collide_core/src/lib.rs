@@ -1,0 +1,60 @@
+//! # circle_collide_core
+//!
+//! Exact continuous collision of 2D circles, with no Bevy dependency. This crate is the
+//! engine behind the `bevy_circle_collide` plugin and is usable on its own.
+//!
+//! * Every approaching pair gets its **exact time of impact** in the step
+//!   ([`toi::time_of_impact`], the cancellation-safe root of the seeds' quadratic).
+//! * Impacts are handled **in time order within a step** by an event loop with lazy
+//!   invalidation ([`Simulation::solve_impacts`]): nothing tunnels, whatever its speed.
+//! * Impulses use mass and restitution ([`impulse::normal_impulse`]); at restitution 1
+//!   kinetic energy and momentum are conserved to rounding error.
+//! * Bodies are stored as struct-of-arrays in `f64` ([`Bodies`]); the broad phase is a
+//!   spatial hash sized from the bodies, with an oversized list for huge or very fast circles.
+//!
+//! A step is five phases, each in its own module: [`integrate`](Simulation::integrate),
+//! [`broad_phase`](Simulation::broad_phase), [`narrow_phase`](Simulation::narrow_phase),
+//! [`solve_impacts`](Simulation::solve_impacts) (time of impact), and
+//! [`resolve`](Simulation::resolve).
+//!
+//! ```
+//! use circle_collide_core::{scenes, Simulation};
+//! let scene = scenes::gas(100, 0.3, 10.0);
+//! let mut sim = scene.simulation();
+//! let e0 = sim.bodies().kinetic_energy();
+//! for _ in 0..60 {
+//!     sim.step(scenes::DT);
+//! }
+//! assert!((sim.bodies().kinetic_energy() / e0 - 1.0).abs() < 1e-9);
+//! ```
+
+pub mod arena;
+pub mod body;
+mod broad_phase;
+pub mod config;
+pub mod events;
+mod grid;
+mod impacts;
+pub mod impulse;
+mod integrate;
+pub mod manifold;
+mod narrow_phase;
+mod queue;
+mod resolve;
+pub mod scenes;
+pub mod simulation;
+pub mod stats;
+pub mod toi;
+
+pub use arena::{Arena, Wall};
+pub use body::{Bodies, BodyDesc, InputIssues};
+pub use config::StepConfig;
+pub use events::{Impact, Other};
+pub use impulse::RestitutionCombine;
+pub use manifold::Manifold;
+pub use queue::MAX_BODIES;
+pub use simulation::{AddBodyError, Contact, Simulation};
+pub use stats::StepStats;
+
+/// Re-export of the math library, so users need no direct dependency.
+pub use glam;

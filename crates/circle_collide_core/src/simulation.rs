@@ -1,0 +1,143 @@
+//! The simulation: bodies, scratch buffers, and the five phases of a step.
+//!
+//! A step runs [`integrate`](Simulation::integrate) → [`broad_phase`](Simulation::broad_phase)
+//! → [`narrow_phase`](Simulation::narrow_phase) → [`solve_impacts`](Simulation::solve_impacts)
+//! → [`resolve`](Simulation::resolve); [`step`](Simulation::step) runs all five. Each phase
+//! lives in its own module.
+
+use crate::body::{Bodies, BodyDesc, InputIssues};
+use crate::config::StepConfig;
+use crate::events::Impact;
+use crate::grid::Grid;
+use crate::manifold::Manifold;
+use crate::queue::{EventQueue, MAX_BODIES};
+use crate::stats::StepStats;
+use glam::DVec2;
+
+/// A pair touching or overlapping at the start of a step, from the narrow phase.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct Contact {
+    /// Lower body index.
+    pub a: u32,
+    /// Higher body index.
+    pub b: u32,
+    /// Geometry, normal from `a` to `b`.
+    pub manifold: Manifold,
+}
+
+/// Why a body could not be added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddBodyError {
+    /// The description is unusable (see [`BodyDesc::sanitize`]).
+    Invalid(InputIssues),
+    /// More bodies than [`MAX_BODIES`].
+    TooManyBodies,
+}
+
+/// An exact, event-ordered circle simulation.
+///
+/// ```
+/// use circle_collide_core::{BodyDesc, Simulation, StepConfig};
+/// use glam::DVec2;
+///
+/// let mut sim = Simulation::new(StepConfig::default());
+/// // Two equal unit circles 3 apart, closing at 2 units/s.
+/// sim.add_body(BodyDesc::new(DVec2::new(0.0, 0.0), 1.0, 1.0).with_velocity(DVec2::X)).unwrap();
+/// sim.add_body(BodyDesc::new(DVec2::new(3.0, 0.0), 1.0, 1.0).with_velocity(-DVec2::X)).unwrap();
+/// sim.step(1.0);
+/// // They touched at t = 0.5 and swapped velocities.
+/// let impact = sim.impacts()[0];
+/// assert!((impact.time - 0.5).abs() < 1e-12);
+/// assert_eq!(sim.bodies().velocities(), &[-DVec2::X, DVec2::X]);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Simulation {
+    /// Step parameters; may be changed between steps.
+    pub config: StepConfig,
+    pub(crate) bodies: Bodies,
+    pub(crate) grid: Grid,
+    pub(crate) pairs: Vec<(u32, u32)>,
+    pub(crate) contacts: Vec<Contact>,
+    pub(crate) queue: EventQueue,
+    pub(crate) impacts: Vec<Impact>,
+    pub(crate) stats: StepStats,
+    pub(crate) dt: f64,
+    pub(crate) scratch: Vec<usize>,
+}
+
+impl Simulation {
+    /// An empty simulation.
+    pub fn new(config: StepConfig) -> Self {
+        Self {
+            config,
+            ..Default::default()
+        }
+    }
+
+    /// Adds a body after [`BodyDesc::sanitize`]; returns its index and the repairs made.
+    pub fn add_body(&mut self, desc: BodyDesc) -> Result<(u32, InputIssues), AddBodyError> {
+        if self.bodies.len() >= MAX_BODIES {
+            return Err(AddBodyError::TooManyBodies);
+        }
+        let (desc, issues) = desc
+            .sanitize(self.config.max_speed)
+            .map_err(AddBodyError::Invalid)?;
+        Ok((self.bodies.push(&desc), issues))
+    }
+
+    /// Removes every body (keeps the allocations).
+    pub fn clear_bodies(&mut self) {
+        self.bodies.clear();
+    }
+
+    /// The bodies.
+    pub fn bodies(&self) -> &Bodies {
+        &self.bodies
+    }
+
+    /// Sets the velocity of body `i` between steps.
+    pub fn set_velocity(&mut self, i: u32, velocity: DVec2) {
+        self.bodies.vel[i as usize] = velocity;
+    }
+
+    /// Sets the position of body `i` between steps.
+    pub fn set_position(&mut self, i: u32, position: DVec2) {
+        self.bodies.pos[i as usize] = position;
+    }
+
+    /// Impacts of the last step, in the order they were handled: by time, ties broken by
+    /// the pair's indices.
+    pub fn impacts(&self) -> &[Impact] {
+        &self.impacts
+    }
+
+    /// Pairs touching or overlapping at the start of the last step.
+    pub fn contacts(&self) -> &[Contact] {
+        &self.contacts
+    }
+
+    /// Candidate pairs of the last broad phase, `(lower, higher)` index.
+    pub fn candidate_pairs(&self) -> &[(u32, u32)] {
+        &self.pairs
+    }
+
+    /// Statistics of the last step.
+    pub fn stats(&self) -> &StepStats {
+        &self.stats
+    }
+
+    /// Cell size the broad phase chose in the last step.
+    pub fn grid_cell_size(&self) -> f64 {
+        self.grid.cell_size()
+    }
+
+    /// Runs a whole step of `dt` seconds: the five phases in order.
+    pub fn step(&mut self, dt: f64) {
+        self.integrate(dt);
+        self.broad_phase();
+        self.narrow_phase();
+        self.solve_impacts();
+        self.resolve();
+    }
+}

@@ -1,0 +1,34 @@
+//! Per-step counts and conserved quantities.
+
+use glam::DVec2;
+
+/// What one step did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct StepStats {
+    /// Bodies simulated.
+    pub bodies: usize,
+    /// Candidate pairs from the broad phase (swept boxes overlapping).
+    pub candidate_pairs: usize,
+    /// Bodies kept out of the broad-phase grid (huge or very fast) and tested against all.
+    pub oversized_bodies: usize,
+    /// Pairs touching or overlapping at the start of the step (narrow phase).
+    pub contacts: usize,
+    /// Impacts handled (resting ones included).
+    pub impacts: usize,
+    /// Of those, resting impacts.
+    pub resting_impacts: usize,
+    /// Predicted events discarded because a body had changed course.
+    pub stale_events: usize,
+    /// Overlaps beyond the slop pushed apart at the end of the step.
+    pub overlaps_fixed: usize,
+    /// Whether the impact cap was reached and the step fell back to motion + push-out.
+    pub fallback: bool,
+    /// Kinetic energy of the dynamic bodies after the step.
+    pub kinetic_energy: f64,
+    /// Momentum of the dynamic bodies after the step.
+    pub momentum: DVec2,
+    /// Impulse given to the dynamic bodies by walls and static bodies during the step
+    /// (momentum after − momentum before − gravity's share equals this).
+    pub external_impulse: DVec2,
+}
