@@ -4,10 +4,11 @@ use crate::toi::wall_time_of_impact;
 use glam::DVec2;
 
 /// One of the four arena walls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub enum Wall {
-    /// `x = min.x`.
+    /// `x = min.x` (also the `Default`, needed by reflection in the plugin).
+    #[default]
     Left,
     /// `x = max.x`.
     Right,

@@ -1,0 +1,158 @@
+//! The runtime configuration resource.
+
+use bevy::prelude::*;
+use circle_collide_core::glam::DVec2;
+use circle_collide_core::{Arena, RestitutionCombine, StepConfig};
+
+/// An axis-aligned box that keeps every circle inside it.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct ArenaConfig {
+    /// Lower-left corner.
+    pub min: Vec2,
+    /// Upper-right corner.
+    pub max: Vec2,
+    /// Restitution of the walls, combined with the body's (under the default `Max`
+    /// rule, 0 means "the body's own").
+    pub restitution: f32,
+}
+
+/// How two restitutions combine (mirror of the core's rule, reflectable).
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub enum CombineRule {
+    /// The larger (default).
+    #[default]
+    Max,
+    /// The smaller.
+    Min,
+    /// The mean.
+    Average,
+    /// The product.
+    Multiply,
+}
+
+/// Runtime parameters of the collision step. Change them at any time; they apply from
+/// the next step. Every default is on its field.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// let config = CircleCollideConfig {
+///     gravity: Vec2::new(0.0, -9.81),
+///     arena: Some(ArenaConfig { min: Vec2::ZERO, max: Vec2::splat(20.0), restitution: 0.0 }),
+///     ..default()
+/// };
+/// assert_eq!(config.default_restitution, 1.0);
+/// ```
+#[derive(Resource, Reflect, Clone, Debug, PartialEq)]
+#[reflect(Resource, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serialize", serde(default))]
+pub struct CircleCollideConfig {
+    /// Acceleration of every dynamic body, units/s². Default `(0, 0)`.
+    pub gravity: Vec2,
+    /// Restitution of bodies without a [`Restitution`](crate::Restitution). Default `1.0`.
+    pub default_restitution: f32,
+    /// Pair rule for restitution. Default [`CombineRule::Max`].
+    pub restitution_combine: CombineRule,
+    /// Mass per unit area for [`Mass::Auto`](crate::Mass::Auto). Default `1.0`.
+    pub density: f32,
+    /// Optional walls. Default `None`.
+    pub arena: Option<ArenaConfig>,
+    /// Overlap allowed after a step, as a fraction of the smaller radius. Default `0.01`.
+    pub overlap_slop: f32,
+    /// Passes of the end-of-step push-out. Default `4`.
+    pub separation_iterations: u32,
+    /// Impact cap per step per body (cap = this × bodies + 64); past it the step falls
+    /// back to motion plus push-out and [`CollisionDiagnostics::fallbacks`](crate::CollisionDiagnostics::fallbacks)
+    /// counts it. Default `32`.
+    pub max_impacts_per_body: u32,
+    /// Approach speed at or below which an impact is *resting* (restitution 0, no
+    /// [`CollisionEvent`](crate::CollisionEvent) unless `report_resting_impacts`). `None`
+    /// (default) means `2 |gravity| dt`.
+    pub resting_speed: Option<f32>,
+    /// Also send `CollisionEvent`s for resting impacts. Default `false`.
+    pub report_resting_impacts: bool,
+    /// Speed clamp, units/s (with a warning). Default `1e5`.
+    pub max_speed: f32,
+}
+
+impl Default for CircleCollideConfig {
+    fn default() -> Self {
+        let core = StepConfig::default();
+        Self {
+            gravity: Vec2::ZERO,
+            default_restitution: 1.0,
+            restitution_combine: CombineRule::Max,
+            density: 1.0,
+            arena: None,
+            overlap_slop: core.overlap_slop as f32,
+            separation_iterations: core.separation_iterations,
+            max_impacts_per_body: core.max_impacts_per_body,
+            resting_speed: None,
+            report_resting_impacts: false,
+            max_speed: core.max_speed as f32,
+        }
+    }
+}
+
+fn dvec(v: Vec2) -> DVec2 {
+    DVec2::new(f64::from(v.x), f64::from(v.y))
+}
+
+impl CircleCollideConfig {
+    /// The core's step configuration. Non-finite or negative values fall back to their
+    /// defaults so a slider dragged to a bad value cannot break the world.
+    pub fn to_step_config(&self) -> StepConfig {
+        let d = StepConfig::default();
+        let finite_or = |x: f32, default: f64| {
+            if x.is_finite() && x >= 0.0 {
+                f64::from(x)
+            } else {
+                default
+            }
+        };
+        StepConfig {
+            gravity: if self.gravity.is_finite() {
+                dvec(self.gravity)
+            } else {
+                DVec2::ZERO
+            },
+            arena: self
+                .arena
+                .filter(|a| a.min.is_finite() && a.max.is_finite())
+                .map(|a| Arena {
+                    min: dvec(a.min.min(a.max)),
+                    max: dvec(a.min.max(a.max)),
+                    restitution: f64::from(a.restitution.clamp(0.0, 1.0)),
+                }),
+            restitution_combine: match self.restitution_combine {
+                CombineRule::Max => RestitutionCombine::Max,
+                CombineRule::Min => RestitutionCombine::Min,
+                CombineRule::Average => RestitutionCombine::Average,
+                CombineRule::Multiply => RestitutionCombine::Multiply,
+            },
+            overlap_slop: finite_or(self.overlap_slop, d.overlap_slop),
+            separation_iterations: self.separation_iterations,
+            max_impacts_per_body: self.max_impacts_per_body,
+            resting_speed: self.resting_speed.map(|s| finite_or(s, 0.0)),
+            max_speed: if self.max_speed > 0.0 {
+                finite_or(self.max_speed, d.max_speed)
+            } else {
+                d.max_speed
+            },
+        }
+    }
+
+    /// Density in force (invalid values mean 1).
+    pub fn effective_density(&self) -> f64 {
+        if self.density.is_finite() && self.density > 0.0 {
+            f64::from(self.density)
+        } else {
+            1.0
+        }
+    }
+}

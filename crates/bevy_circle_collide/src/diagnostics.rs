@@ -1,0 +1,41 @@
+//! Per-step diagnostics for game code and the inspector.
+
+use bevy::prelude::*;
+
+/// What the last step did, plus running totals. Updated at the end of every step.
+#[derive(Resource, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Resource, Debug, Default)]
+pub struct CollisionDiagnostics {
+    /// Steps run since start.
+    pub step: u64,
+    /// Bodies simulated in the last step.
+    pub bodies: usize,
+    /// Bodies skipped in the last step for invalid input.
+    pub skipped_bodies: usize,
+    /// Candidate pairs from the broad phase.
+    pub candidate_pairs: usize,
+    /// Pairs touching or overlapping at the start of the step.
+    pub contacts: usize,
+    /// Impacts handled (resting ones included).
+    pub impacts: usize,
+    /// Resting impacts among them.
+    pub resting_impacts: usize,
+    /// Overlaps pushed apart at the end of the step.
+    pub overlaps_fixed: usize,
+    /// Bodies tested outside the broad-phase grid (huge or very fast).
+    pub oversized_bodies: usize,
+    /// Steps that hit the impact cap, since start.
+    pub fallbacks: u64,
+    /// Whether the last step hit the impact cap.
+    pub last_step_fell_back: bool,
+    /// Kinetic energy of the dynamic bodies after the step.
+    pub kinetic_energy: f64,
+    /// Momentum of the dynamic bodies after the step.
+    pub momentum: Vec2,
+    /// Momentum walls and static bodies gave during the step.
+    pub external_impulse: Vec2,
+    /// Wall-clock seconds each phase took in the last step: integrate (with the gather
+    /// from the ECS), broad phase, narrow phase, time of impact, resolve (with the write
+    /// back and events).
+    pub phase_seconds: [f64; 5],
+}

@@ -1,0 +1,86 @@
+//! Phase 1: gather bodies from the ECS into the core, validate them, apply gravity.
+
+use crate::components::{CircleCollider, CollisionEventsEnabled, Mass, Restitution, Velocity};
+use crate::config::CircleCollideConfig;
+use crate::world::CircleCollideWorld;
+use bevy::prelude::*;
+use circle_collide_core::glam::DVec2;
+use circle_collide_core::{AddBodyError, BodyDesc, InputIssues};
+use std::f64::consts::PI;
+
+/// Everything the gather reads of one body.
+pub(crate) type BodyQuery<'a> = (
+    Entity,
+    &'a CircleCollider,
+    &'a Velocity,
+    &'a Mass,
+    Option<&'a Restitution>,
+    &'a Transform,
+    Has<CollisionEventsEnabled>,
+);
+
+/// Rebuilds the core's bodies from the ECS and runs the core's integrate phase.
+///
+/// Invalid input is repaired or skipped as [`BodyDesc::sanitize`] documents, with one
+/// warning per entity and kind of problem.
+pub(crate) fn integrate(
+    time: Res<Time>,
+    config: Res<CircleCollideConfig>,
+    mut world: ResMut<CircleCollideWorld>,
+    bodies: Query<BodyQuery>,
+) {
+    let start = std::time::Instant::now();
+    let world = &mut *world;
+    world.sim.config = config.to_step_config();
+    world.sim.clear_bodies();
+    world.entities.clear();
+    world.opted_in.clear();
+    world.skipped = 0;
+    let density = config.effective_density();
+    for (entity, collider, velocity, mass, restitution, transform, opted_in) in &bodies {
+        let radius = f64::from(collider.radius);
+        let auto_mass = density * PI * radius * radius;
+        let mut issues = InputIssues::NONE;
+        let mass = match *mass {
+            Mass::Auto => auto_mass,
+            Mass::Static => f64::INFINITY,
+            Mass::Fixed(m) if m.is_finite() && m > 0.0 => f64::from(m),
+            Mass::Fixed(_) => {
+                issues |= InputIssues::INVALID_MASS;
+                auto_mass
+            }
+        };
+        let desc = BodyDesc {
+            position: DVec2::new(
+                f64::from(transform.translation.x),
+                f64::from(transform.translation.y),
+            ),
+            velocity: DVec2::new(f64::from(velocity.x), f64::from(velocity.y)),
+            radius,
+            mass,
+            restitution: f64::from(restitution.map_or(config.default_restitution, |r| r.0)),
+        };
+        match world.sim.add_body(desc) {
+            Ok((_, repaired)) => {
+                issues |= repaired;
+                world.entities.push(entity);
+                world.opted_in.push(opted_in);
+            }
+            Err(AddBodyError::Invalid(bad)) => {
+                issues |= bad;
+                world.skipped += 1;
+            }
+            Err(AddBodyError::TooManyBodies) => {
+                world.skipped += 1;
+            }
+        }
+        if issues != InputIssues::NONE && world.warned.insert((entity, issues.0)) {
+            warn!(
+                "bevy_circle_collide: entity {entity}: {}",
+                issues.describe()
+            );
+        }
+    }
+    world.sim.integrate(time.delta_secs_f64());
+    world.time_phase(0, start);
+}

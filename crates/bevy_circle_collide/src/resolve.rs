@@ -1,0 +1,140 @@
+//! Phase 5: finish the step, write positions and velocities back, send events.
+
+use crate::components::{CircleCollider, Velocity};
+use crate::config::CircleCollideConfig;
+use crate::diagnostics::CollisionDiagnostics;
+use crate::events::{CollisionEvent, CollisionHit, CollisionTarget};
+use crate::world::CircleCollideWorld;
+use bevy::prelude::*;
+use circle_collide_core::{Impact, Other};
+
+fn vec2(v: circle_collide_core::glam::DVec2) -> Vec2 {
+    Vec2::new(v.x as f32, v.y as f32)
+}
+
+/// Runs the core's resolve phase, writes `Transform` (x, y) and [`Velocity`] of every
+/// simulated body (only where they changed), sends [`CollisionEvent`]s in time order and
+/// triggers [`CollisionHit`] on opted-in entities, and fills [`CollisionDiagnostics`].
+pub(crate) fn resolve(
+    mut world: ResMut<CircleCollideWorld>,
+    config: Res<CircleCollideConfig>,
+    mut diagnostics: ResMut<CollisionDiagnostics>,
+    mut bodies: Query<(&mut Transform, &mut Velocity), With<CircleCollider>>,
+    mut writer: MessageWriter<CollisionEvent>,
+    mut commands: Commands,
+) {
+    let start = std::time::Instant::now();
+    let world = &mut *world;
+    world.sim.resolve();
+    let b = world.sim.bodies();
+    for (i, entity) in world.entities.iter().enumerate() {
+        // The entity may have lost its collider between gather and write back only if a
+        // phase was replaced by user code; skip it then.
+        let Ok((mut transform, mut velocity)) = bodies.get_mut(*entity) else {
+            continue;
+        };
+        let (p, v) = (vec2(b.positions()[i]), vec2(b.velocities()[i]));
+        if transform.translation.truncate() != p {
+            transform.translation.x = p.x;
+            transform.translation.y = p.y;
+        }
+        velocity.set_if_neq(Velocity(v));
+    }
+    let step = diagnostics.step;
+    for impact in world.sim.impacts() {
+        if impact.resting && !config.report_resting_impacts {
+            continue;
+        }
+        let event = to_event(impact, &world.entities, step);
+        writer.write(event);
+        let a = impact.a as usize;
+        if world.opted_in[a] {
+            commands.trigger(hit(
+                world.entities[a],
+                event.b_from(world.entities[a]),
+                &event,
+                1.0,
+            ));
+        }
+        if let Other::Body(j) = impact.other
+            && world.opted_in[j as usize]
+        {
+            let (ej, ea) = (world.entities[j as usize], world.entities[a]);
+            commands.trigger(hit(
+                ej,
+                CollisionTarget::Body(ea),
+                &event,
+                if event.a == ej { 1.0 } else { -1.0 },
+            ));
+        }
+    }
+    let stats = world.sim.stats();
+    let d = &mut *diagnostics;
+    d.step += 1;
+    d.bodies = stats.bodies;
+    d.skipped_bodies = world.skipped;
+    d.candidate_pairs = stats.candidate_pairs;
+    d.contacts = stats.contacts;
+    d.impacts = stats.impacts;
+    d.resting_impacts = stats.resting_impacts;
+    d.overlaps_fixed = stats.overlaps_fixed;
+    d.oversized_bodies = stats.oversized_bodies;
+    d.last_step_fell_back = stats.fallback;
+    d.fallbacks += u64::from(stats.fallback);
+    d.kinetic_energy = stats.kinetic_energy;
+    d.momentum = vec2(stats.momentum);
+    d.external_impulse = vec2(stats.external_impulse);
+    world.time_phase(4, start);
+    d.phase_seconds = world.phase_seconds;
+}
+
+/// The message for a core impact, with `a < b` for body pairs.
+fn to_event(impact: &Impact, entities: &[Entity], step: u64) -> CollisionEvent {
+    let ea = entities[impact.a as usize];
+    let (a, b, normal) = match impact.other {
+        Other::Wall(w) => (ea, CollisionTarget::Wall(w), impact.normal),
+        Other::Body(j) => {
+            let eb = entities[j as usize];
+            if ea < eb {
+                (ea, CollisionTarget::Body(eb), impact.normal)
+            } else {
+                (eb, CollisionTarget::Body(ea), -impact.normal)
+            }
+        }
+    };
+    CollisionEvent {
+        a,
+        b,
+        time: impact.time as f32,
+        step,
+        point: vec2(impact.point),
+        normal: vec2(normal),
+        impulse: impact.impulse as f32,
+        approach_speed: impact.approach_speed as f32,
+        resting: impact.resting,
+    }
+}
+
+impl CollisionEvent {
+    /// What `entity` (one of the two bodies) hit.
+    fn b_from(&self, entity: Entity) -> CollisionTarget {
+        match self.b {
+            CollisionTarget::Body(b) if b == entity => CollisionTarget::Body(self.a),
+            other => other,
+        }
+    }
+}
+
+/// The targeted event for `target`; `sign` turns the message's normal to point from the
+/// target to the other.
+fn hit(target: Entity, other: CollisionTarget, event: &CollisionEvent, sign: f32) -> CollisionHit {
+    CollisionHit {
+        entity: target,
+        other,
+        time: event.time,
+        point: event.point,
+        normal: event.normal * sign,
+        impulse: event.impulse,
+        approach_speed: event.approach_speed,
+    }
+}

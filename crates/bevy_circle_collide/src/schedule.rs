@@ -1,0 +1,46 @@
+//! The system sets of the step and their order — the one place ordering is declared.
+
+use bevy::ecs::intern::Interned;
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+use bevy::transform::TransformSystems;
+
+/// The five phases of a collision step, chained in this order in the plugin's schedule
+/// (default `FixedPostUpdate`), before transform propagation. Order your own systems
+/// against them, e.g. `.before(CircleCollideSystems::Integrate)` to set velocities for
+/// this step, `.after(CircleCollideSystems::Resolve)` to see its results.
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CircleCollideSystems {
+    /// Gather bodies from the ECS, validate them, apply gravity, compute swept boxes.
+    Integrate,
+    /// Candidate pairs from the spatial grid.
+    BroadPhase,
+    /// Overlap manifolds of touching pairs.
+    NarrowPhase,
+    /// Exact times of impact and the in-step event loop (impulses applied in time order).
+    TimeOfImpact,
+    /// Finish motion, separate overlaps, write back to the ECS, send events.
+    Resolve,
+}
+
+impl CircleCollideSystems {
+    /// All phases in execution order.
+    pub const ALL: [CircleCollideSystems; 5] = [
+        CircleCollideSystems::Integrate,
+        CircleCollideSystems::BroadPhase,
+        CircleCollideSystems::NarrowPhase,
+        CircleCollideSystems::TimeOfImpact,
+        CircleCollideSystems::Resolve,
+    ];
+}
+
+/// Chains the five sets in `schedule`, before transform propagation.
+pub(crate) fn configure_sets(app: &mut App, schedule: Interned<dyn ScheduleLabel>) {
+    use CircleCollideSystems::*;
+    app.configure_sets(
+        schedule,
+        (Integrate, BroadPhase, NarrowPhase, TimeOfImpact, Resolve)
+            .chain()
+            .before(TransformSystems::Propagate),
+    );
+}

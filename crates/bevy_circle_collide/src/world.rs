@@ -1,0 +1,46 @@
+//! The resource that holds the core simulation between the phases of a step.
+
+use bevy::platform::collections::HashSet;
+use bevy::prelude::*;
+use circle_collide_core::Simulation;
+
+/// The bodies of the current step in the core's struct-of-arrays form, with the entity of
+/// each. Filled by the integrate phase from the ECS, written back by the resolve phase.
+/// Read it (for debug drawing, tools) with `Res<CircleCollideWorld>`.
+#[derive(Resource, Default)]
+pub struct CircleCollideWorld {
+    pub(crate) sim: Simulation,
+    pub(crate) entities: Vec<Entity>,
+    pub(crate) opted_in: Vec<bool>,
+    pub(crate) warned: HashSet<(Entity, u8)>,
+    pub(crate) skipped: usize,
+    pub(crate) phase_seconds: [f64; 5],
+}
+
+impl CircleCollideWorld {
+    /// The core simulation of the last step (bodies, impacts, contacts, statistics).
+    pub fn simulation(&self) -> &Simulation {
+        &self.sim
+    }
+
+    /// Mutable access to the core simulation, for a phase system that replaces one of
+    /// the plugin's.
+    pub fn simulation_mut(&mut self) -> &mut Simulation {
+        &mut self.sim
+    }
+
+    /// Entity of the core's body `index`.
+    pub fn entity(&self, index: u32) -> Entity {
+        self.entities[index as usize]
+    }
+
+    /// Entities in core body order.
+    pub fn entities(&self) -> &[Entity] {
+        &self.entities
+    }
+
+    /// Records the wall-clock time of `phase` (0..5) since `start`.
+    pub(crate) fn time_phase(&mut self, phase: usize, start: std::time::Instant) {
+        self.phase_seconds[phase] = start.elapsed().as_secs_f64();
+    }
+}

@@ -1,0 +1,143 @@
+//! Shared helpers of the app-level tests: a headless app stepping exactly one fixed step
+//! of 1/60 s per update, scene spawning, event collection and an independent overlap check.
+#![allow(dead_code)]
+
+use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_circle_collide::core::scenes::Scene;
+use bevy_circle_collide::prelude::*;
+
+/// Every `CollisionEvent` seen by a game system in `Update`.
+#[derive(Resource, Default)]
+pub struct Collected(pub Vec<CollisionEvent>);
+
+fn collect(mut reader: MessageReader<CollisionEvent>, mut out: ResMut<Collected>) {
+    out.0.extend(reader.read().copied());
+}
+
+/// A headless app with the plugin, one fixed step of 1/60 s per `update()` after the
+/// first, and the given number of task-pool threads.
+pub fn app_with_threads(threads: usize) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
+        task_pool_options: TaskPoolOptions::with_num_threads(threads),
+    }))
+    .add_plugins(CircleCollidePlugin::default())
+    .insert_resource(Time::<Fixed>::from_hz(60.0))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(
+        Time::<Fixed>::from_hz(60.0).timestep(),
+    ))
+    .init_resource::<Collected>()
+    .add_systems(Update, collect);
+    // Frame 0 never runs the fixed loop: prime it so each later update is one step.
+    app.update();
+    app
+}
+
+/// [`app_with_threads`] with two threads.
+pub fn app() -> App {
+    app_with_threads(2)
+}
+
+/// The fixed step length in seconds, as the plugin sees it.
+pub fn dt() -> f64 {
+    Time::<Fixed>::from_hz(60.0).timestep().as_secs_f64()
+}
+
+/// Runs `n` steps and checks each update ran exactly one.
+pub fn steps(app: &mut App, n: usize) {
+    for _ in 0..n {
+        let before = app.world().resource::<CollisionDiagnostics>().step;
+        app.update();
+        assert_eq!(
+            app.world().resource::<CollisionDiagnostics>().step,
+            before + 1
+        );
+    }
+}
+
+/// Spawns a core scene (positions rounded to f32) and sets the config from it.
+pub fn spawn_scene(app: &mut App, scene: &Scene) -> Vec<Entity> {
+    let c = &scene.config;
+    let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
+    config.gravity = Vec2::new(c.gravity.x as f32, c.gravity.y as f32);
+    config.arena = c.arena.map(|a| ArenaConfig {
+        min: Vec2::new(a.min.x as f32, a.min.y as f32),
+        max: Vec2::new(a.max.x as f32, a.max.y as f32),
+        restitution: a.restitution as f32,
+    });
+    scene
+        .bodies
+        .iter()
+        .map(|b| {
+            let mass = if b.mass.is_finite() {
+                Mass::Fixed(b.mass as f32)
+            } else {
+                Mass::Static
+            };
+            app.world_mut()
+                .spawn((
+                    CircleCollider::new(b.radius as f32),
+                    Transform::from_xyz(b.position.x as f32, b.position.y as f32, 0.0),
+                    Velocity(Vec2::new(b.velocity.x as f32, b.velocity.y as f32)),
+                    mass,
+                    Restitution(b.restitution as f32),
+                ))
+                .id()
+        })
+        .collect()
+}
+
+/// Spawns one body.
+pub fn spawn(app: &mut App, pos: Vec2, vel: Vec2, radius: f32, mass: Mass) -> Entity {
+    app.world_mut()
+        .spawn((
+            CircleCollider::new(radius),
+            Transform::from_translation(pos.extend(0.0)),
+            Velocity(vel),
+            mass,
+        ))
+        .id()
+}
+
+pub fn pos(app: &App, e: Entity) -> Vec2 {
+    app.world()
+        .get::<Transform>(e)
+        .unwrap()
+        .translation
+        .truncate()
+}
+
+pub fn vel(app: &App, e: Entity) -> Vec2 {
+    app.world().get::<Velocity>(e).unwrap().0
+}
+
+pub fn events(app: &mut App) -> Vec<CollisionEvent> {
+    std::mem::take(&mut app.world_mut().resource_mut::<Collected>().0)
+}
+
+/// Deepest overlap of any pair, by sort-and-sweep on x (independent of the engine).
+pub fn max_overlap(circles: &[(Vec2, f32)]) -> f32 {
+    let mut sorted = circles.to_vec();
+    sorted.sort_by(|a, b| a.0.x.total_cmp(&b.0.x));
+    let max_r = sorted.iter().map(|c| c.1).fold(0.0, f32::max);
+    let mut deepest = f32::MIN;
+    for i in 0..sorted.len() {
+        for j in i + 1..sorted.len() {
+            if sorted[j].0.x - sorted[i].0.x > sorted[i].1 + max_r {
+                break;
+            }
+            deepest = deepest.max(sorted[i].1 + sorted[j].1 - sorted[i].0.distance(sorted[j].0));
+        }
+    }
+    deepest
+}
+
+/// All colliders as (centre, radius).
+pub fn circles(app: &mut App) -> Vec<(Vec2, f32)> {
+    let mut q = app.world_mut().query::<(&Transform, &CircleCollider)>();
+    q.iter(app.world())
+        .map(|(t, c)| (t.translation.truncate(), c.radius))
+        .collect()
+}
