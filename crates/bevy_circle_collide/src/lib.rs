@@ -145,3 +145,8 @@ impl Plugin for CircleCollidePlugin {
         );
     }
 }
+
+/// The README's code blocks, compiled as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

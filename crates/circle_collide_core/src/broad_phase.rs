@@ -44,7 +44,7 @@ mod tests {
             let p = DVec2::new(rnd() * 60.0, rnd() * 60.0);
             let r = if k % 97 == 0 { 8.0 } else { 0.2 + rnd() };
             let speed = if k % 131 == 0 { 3000.0 } else { 20.0 * rnd() };
-            let v = DVec2::from_angle(rnd() * 6.283) * speed;
+            let v = DVec2::from_angle(rnd() * std::f64::consts::TAU) * speed;
             sim.add_body(BodyDesc::new(p, r, 1.0).with_velocity(v))
                 .unwrap();
         }
