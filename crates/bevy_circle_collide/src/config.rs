@@ -70,12 +70,19 @@ pub struct CircleCollideConfig {
     /// back to motion plus push-out and [`CollisionDiagnostics::fallbacks`](crate::CollisionDiagnostics::fallbacks)
     /// counts it. Default `32`.
     pub max_impacts_per_body: u32,
-    /// Approach speed at or below which an impact is *resting* (restitution 0, no
-    /// [`CollisionEvent`](crate::CollisionEvent) unless `report_resting_impacts`). `None`
-    /// (default) means `2 |gravity| dt`.
+    /// Closing speed at or below which contact is *resting*: touching pairs closing this
+    /// slowly go to the contact solver (no event); slower impacts use restitution 0 and
+    /// send no [`CollisionEvent`](crate::CollisionEvent) unless `report_resting_impacts`.
+    /// `None` (default) means `2 |gravity| dt`; with no gravity, 0 (every impact exact).
     pub resting_speed: Option<f32>,
     /// Also send `CollisionEvent`s for resting impacts. Default `false`.
     pub report_resting_impacts: bool,
+    /// Gauss–Seidel passes of the resting-contact solver (used when a resting speed is
+    /// in force: with gravity, or a set `resting_speed`). Default `4`.
+    pub contact_iterations: u32,
+    /// Finish the contact solver with a bottom-up shock-propagation pass so stacks and
+    /// piles stop in one step. Default `true`.
+    pub shock_propagation: bool,
     /// Speed clamp, units/s (with a warning). Default `1e5`.
     pub max_speed: f32,
 }
@@ -94,6 +101,8 @@ impl Default for CircleCollideConfig {
             max_impacts_per_body: core.max_impacts_per_body,
             resting_speed: None,
             report_resting_impacts: false,
+            contact_iterations: core.contact_iterations,
+            shock_propagation: core.shock_propagation,
             max_speed: core.max_speed as f32,
         }
     }
@@ -139,6 +148,8 @@ impl CircleCollideConfig {
             separation_iterations: self.separation_iterations,
             max_impacts_per_body: self.max_impacts_per_body,
             resting_speed: self.resting_speed.map(|s| finite_or(s, 0.0)),
+            contact_iterations: self.contact_iterations,
+            shock_propagation: self.shock_propagation,
             max_speed: if self.max_speed > 0.0 {
                 finite_or(self.max_speed, d.max_speed)
             } else {

@@ -66,12 +66,29 @@ impl Arena {
         }
     }
 
+    /// Time at which a circle at `p` moving at `v` touches `wall`, if it ever does.
+    pub fn hit_time(&self, wall: Wall, p: DVec2, v: DVec2, radius: f64) -> Option<f64> {
+        let (line, axis, side) = self.wall_line(wall);
+        wall_time_of_impact(p[axis], v[axis], radius, line, side)
+    }
+
     /// Earliest wall hit of a circle, `(time, wall)`, ties broken in [`Wall::ALL`] order.
     pub fn earliest_hit(&self, p: DVec2, v: DVec2, radius: f64) -> Option<(f64, Wall)> {
+        self.earliest_hit_where(p, v, radius, |_| true)
+    }
+
+    /// [`earliest_hit`](Self::earliest_hit) among the walls `keep` accepts.
+    pub fn earliest_hit_where(
+        &self,
+        p: DVec2,
+        v: DVec2,
+        radius: f64,
+        keep: impl Fn(Wall) -> bool,
+    ) -> Option<(f64, Wall)> {
         let mut best: Option<(f64, Wall)> = None;
         for wall in Wall::ALL {
-            let (line, axis, side) = self.wall_line(wall);
-            if let Some(t) = wall_time_of_impact(p[axis], v[axis], radius, line, side)
+            if let Some(t) = self.hit_time(wall, p, v, radius)
+                && keep(wall)
                 && best.is_none_or(|(bt, _)| t < bt)
             {
                 best = Some((t, wall));

@@ -25,12 +25,18 @@ pub struct StepConfig {
     /// `max_impacts_per_body × bodies + 64`. Past it the rest of the step falls back to
     /// plain motion plus push-out (counted in the step's statistics). Default `32`.
     pub max_impacts_per_body: u32,
-    /// Impacts whose approach speed is at most this are *resting* impacts: they use
-    /// restitution 0 (so a body on the floor stays put instead of micro-bouncing) and are
-    /// flagged in [`Impact::resting`](crate::Impact::resting). `None` (the default) means
+    /// Closing speed at or below which contact is *resting*: touching pairs closing this
+    /// slowly at the start of a step go to the resting-contact solver and make no impact
+    /// events; impacts this slow later in the step use restitution 0 and are flagged in
+    /// [`Impact::resting`](crate::Impact::resting). `None` (the default) means
     /// `2 |gravity| dt`, the speed gravity adds in two steps; with no gravity every impact
     /// is a real one.
     pub resting_speed: Option<f64>,
+    /// Gauss–Seidel passes of the resting-contact solver. Default `4`.
+    pub contact_iterations: u32,
+    /// Finish the resting-contact solver with a bottom-up shock-propagation pass, so
+    /// stacks and piles stop in one step. Default `true`.
+    pub shock_propagation: bool,
     /// Speeds above this are clamped (direction kept) and reported. Default `1e5`.
     pub max_speed: f64,
 }
@@ -45,6 +51,8 @@ impl Default for StepConfig {
             separation_iterations: 4,
             max_impacts_per_body: 32,
             resting_speed: None,
+            contact_iterations: 4,
+            shock_propagation: true,
             max_speed: 1e5,
         }
     }

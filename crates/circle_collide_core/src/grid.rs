@@ -35,6 +35,9 @@ pub(crate) struct Grid {
     entries: Vec<Entry>,
     oversized: Vec<u32>,
     is_oversized: Vec<bool>,
+    /// Cell range each body was last inserted with: re-inserting into a range already
+    /// covered would only add duplicate entries.
+    registered: Vec<(i32, i32, i32, i32)>,
     scratch: Vec<f64>,
 }
 
@@ -97,6 +100,8 @@ impl Grid {
         self.oversized.clear();
         self.is_oversized.clear();
         self.is_oversized.resize(n, false);
+        self.registered.clear();
+        self.registered.resize(n, (1, 1, 0, 0));
         for i in 0..n {
             self.insert(bodies, i);
         }
@@ -113,6 +118,11 @@ impl Grid {
             self.oversized.push(i as u32);
             return;
         }
+        let (rx0, ry0, rx1, ry1) = self.registered[i];
+        if rx0 <= x0 && ry0 <= y0 && x1 <= rx1 && y1 <= ry1 {
+            return;
+        }
+        self.registered[i] = (x0, y0, x1, y1);
         for cy in y0..=y1 {
             for cx in x0..=x1 {
                 let slot = self.slot(cx, cy);

@@ -24,6 +24,9 @@ impl Simulation {
     /// step is flagged as a fallback and [`resolve`](Self::resolve) finishes it.
     pub fn solve_impacts(&mut self) {
         self.queue.clear();
+        self.late_pairs.clear();
+        self.resting_speed = self.config.resting_speed_for(self.dt);
+        self.solve_resting_contacts();
         for k in 0..self.pairs.len() {
             let (i, j) = self.pairs[k];
             self.predict_pair(i as usize, j as usize, 0.0);
@@ -32,7 +35,7 @@ impl Simulation {
             self.predict_wall(i, 0.0);
         }
         let cap = self.config.impact_cap(self.bodies.len());
-        let resting_speed = self.config.resting_speed_for(self.dt);
+        let resting_speed = self.resting_speed;
         while let Some(ev) = self.queue.pop() {
             let a = ev.a as usize;
             let wall = code_wall(ev.b);
@@ -64,7 +67,19 @@ impl Simulation {
         }
         let (i, j) = (i.min(j), i.max(j));
         let d = b.position_at(j, now) - b.position_at(i, now);
-        if let Some(s) = time_of_impact(d, b.vel[j] - b.vel[i], b.radius[i] + b.radius[j]) {
+        let (w, sigma) = (b.vel[j] - b.vel[i], b.radius[i] + b.radius[j]);
+        if self.resting_speed > 0.0 {
+            // Touching and closing slowly: resting contact, not an impact.
+            let touch = sigma + self.config.overlap_slop * b.radius[i].min(b.radius[j]);
+            let dist_sq = d.length_squared();
+            if dist_sq <= touch * touch && -d.dot(w) <= self.resting_speed * dist_sq.sqrt() {
+                // It may sink by up to resting_speed · dt: the push-out must see it even
+                // if the broad phase did not list it at the start of the step.
+                self.late_pairs.push((i as u32, j as u32));
+                return;
+            }
+        }
+        if let Some(s) = time_of_impact(d, w, sigma) {
             let t = now + s;
             if t <= self.dt {
                 let p = Predicted::new(t, i as u32, j as u32, b.version[i], b.version[j]);
@@ -81,7 +96,15 @@ impl Simulation {
         if b.inv_mass[i] == 0.0 {
             return;
         }
-        if let Some((s, wall)) = arena.earliest_hit(b.position_at(i, now), b.vel[i], b.radius[i]) {
+        let (p, v, r) = (b.position_at(i, now), b.vel[i], b.radius[i]);
+        let (margin, resting_speed) = (self.config.overlap_slop * r, self.resting_speed);
+        // Walls the body rests on (touching, closing slowly) are resting contacts.
+        let resting_on = |wall: Wall| {
+            resting_speed > 0.0
+                && arena.depth(wall, p, r) >= -margin
+                && v.dot(wall.outward_normal()) <= resting_speed
+        };
+        if let Some((s, wall)) = arena.earliest_hit_where(p, v, r, |w| !resting_on(w)) {
             let t = now + s;
             if t <= self.dt {
                 self.queue.push(Predicted::new(
@@ -187,6 +210,9 @@ impl Simulation {
         let mut found = std::mem::take(&mut self.scratch);
         found.clear();
         self.grid.query(&self.bodies, k, false, |j| found.push(j));
+        // Overlapping old and new cell ranges can report a neighbour twice.
+        found.sort_unstable();
+        found.dedup();
         for &j in &found {
             self.predict_pair(k, j, t);
         }

@@ -4,8 +4,9 @@
 //! Impulses themselves are applied inside [`solve_impacts`](Simulation::solve_impacts), at
 //! the instant of each impact: time order requires it.
 
-use crate::manifold::manifold;
+use crate::manifold;
 use crate::simulation::Simulation;
+use glam::DVec2;
 
 impl Simulation {
     /// Moves every body to the end of the step, separates overlaps deeper than
@@ -14,9 +15,9 @@ impl Simulation {
     /// fills the step's energy and momentum.
     ///
     /// Separation moves positions only, never velocities (no energy is added): each
-    /// overlapping pair is pushed apart along its normal until it just touches, shared by
-    /// inverse mass; [`separation_iterations`](crate::StepConfig::separation_iterations)
-    /// Gauss–Seidel passes settle chains of overlaps.
+    /// overlapping pair is pushed apart along its normal until it just touches;
+    /// [`separation_iterations`](crate::StepConfig::separation_iterations) passes settle
+    /// chains of overlaps (see `separate_once` for who moves).
     pub fn resolve(&mut self) {
         let n = self.bodies.len();
         for i in 0..n {
@@ -30,9 +31,10 @@ impl Simulation {
             }
             self.grid.rebuild(&self.bodies);
             self.collect_pairs();
+            self.late_pairs.clear();
         }
-        for _ in 0..self.config.separation_iterations {
-            if !self.separate_once() {
+        for pass in 0..self.config.separation_iterations {
+            if !self.separate_once(pass == 0) {
                 break;
             }
         }
@@ -41,29 +43,18 @@ impl Simulation {
     }
 
     /// One push-out pass; returns whether anything moved.
-    fn separate_once(&mut self) -> bool {
+    ///
+    /// Walls first, then the overlapping pairs. Under gravity the pairs are taken from
+    /// the bottom up and only the upper body moves (unless it is static), and on the
+    /// first pass, if anything overlaps, *every* pair is visited in that order — a body
+    /// pushed up into its neighbour above is then fixed in the same pass, so a column
+    /// standing on the floor clears at once and nothing is pushed into the floor.
+    /// Without gravity each pair shares the push by inverse mass.
+    fn separate_once(&mut self, first: bool) -> bool {
         let slop = self.config.overlap_slop;
-        let b = &mut self.bodies;
+        let up = -self.config.gravity.normalize_or_zero();
         let mut moved = 0;
-        for &(i, j) in &self.pairs {
-            let (i, j) = (i as usize, j as usize);
-            let w = b.inv_mass[i] + b.inv_mass[j];
-            if w == 0.0 {
-                continue;
-            }
-            let m = manifold(
-                b.pos[i],
-                b.radius[i],
-                b.pos[j],
-                b.radius[j],
-                (i as u32, j as u32),
-            );
-            if m.depth > slop * b.radius[i].min(b.radius[j]) {
-                b.pos[i] -= m.normal * (m.depth * b.inv_mass[i] / w);
-                b.pos[j] += m.normal * (m.depth * b.inv_mass[j] / w);
-                moved += 1;
-            }
-        }
+        let b = &mut self.bodies;
         if let Some(arena) = self.config.arena {
             for i in 0..b.len() {
                 if b.inv_mass[i] == 0.0 {
@@ -78,6 +69,56 @@ impl Simulation {
                 }
             }
         }
+        let mut deep = std::mem::take(&mut self.overlapping);
+        deep.clear();
+        for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
+            let (iu, ju) = (i as usize, j as usize);
+            let allowed = slop * b.radius[iu].min(b.radius[ju]);
+            if b.inv_mass[iu] + b.inv_mass[ju] > 0.0
+                && manifold::overlaps(b.pos[iu], b.radius[iu] - allowed, b.pos[ju], b.radius[ju])
+            {
+                deep.push((up.dot(b.pos[iu] + b.pos[ju]), i, j));
+            }
+        }
+        if up != DVec2::ZERO && first && !deep.is_empty() {
+            deep.clear();
+            for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
+                let (iu, ju) = (i as usize, j as usize);
+                if b.inv_mass[iu] + b.inv_mass[ju] > 0.0 {
+                    deep.push((up.dot(b.pos[iu] + b.pos[ju]), i, j));
+                }
+            }
+        }
+        if up != DVec2::ZERO {
+            deep.sort_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+        }
+        for &(_, i, j) in &deep {
+            let (i, j) = (i as usize, j as usize);
+            let m = manifold::manifold(
+                b.pos[i],
+                b.radius[i],
+                b.pos[j],
+                b.radius[j],
+                (i as u32, j as u32),
+            );
+            if m.depth <= slop * b.radius[i].min(b.radius[j]) {
+                continue;
+            }
+            let (wi, wj) = if up == DVec2::ZERO {
+                let w = b.inv_mass[i] + b.inv_mass[j];
+                (b.inv_mass[i] / w, b.inv_mass[j] / w)
+            } else if (up.dot(b.pos[j]) >= up.dot(b.pos[i]) && b.inv_mass[j] > 0.0)
+                || b.inv_mass[i] == 0.0
+            {
+                (0.0, 1.0)
+            } else {
+                (1.0, 0.0)
+            };
+            b.pos[i] -= m.normal * (m.depth * wi);
+            b.pos[j] += m.normal * (m.depth * wj);
+            moved += 1;
+        }
+        self.overlapping = deep;
         self.stats.overlaps_fixed += moved;
         moved > 0
     }

@@ -64,6 +64,13 @@ pub struct Simulation {
     pub(crate) stats: StepStats,
     pub(crate) dt: f64,
     pub(crate) scratch: Vec<usize>,
+    pub(crate) resting: Vec<crate::contact_solver::RestingContact>,
+    /// Touching pairs met during the event loop and left to the push-out.
+    pub(crate) late_pairs: Vec<(u32, u32)>,
+    /// Scratch of the push-out: (height, pair) of overlaps beyond the slop.
+    pub(crate) overlapping: Vec<(f64, u32, u32)>,
+    /// Resting-speed threshold of the current step.
+    pub(crate) resting_speed: f64,
 }
 
 impl Simulation {

@@ -14,6 +14,8 @@ pub struct StepStats {
     pub oversized_bodies: usize,
     /// Pairs touching or overlapping at the start of the step (narrow phase).
     pub contacts: usize,
+    /// Touching pairs and body–wall pairs handled by the resting-contact solver.
+    pub resting_contacts: usize,
     /// Impacts handled (resting ones included).
     pub impacts: usize,
     /// Of those, resting impacts.
@@ -28,7 +30,8 @@ pub struct StepStats {
     pub kinetic_energy: f64,
     /// Momentum of the dynamic bodies after the step.
     pub momentum: DVec2,
-    /// Impulse given to the dynamic bodies by walls and static bodies during the step
-    /// (momentum after − momentum before − gravity's share equals this).
+    /// Impulse given to the dynamic bodies by walls, static bodies and the support of
+    /// resting contacts during the step (momentum after − momentum before − gravity's
+    /// share equals this).
     pub external_impulse: DVec2,
 }

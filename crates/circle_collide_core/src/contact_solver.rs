@@ -1,0 +1,228 @@
+//! Resting contact: the first part of the time-of-impact phase.
+//!
+//! When a resting speed is in force (gravity, or a configured
+//! [`resting_speed`](crate::StepConfig::resting_speed)), pairs and body–wall pairs that
+//! touch (within the slop) at the start of the step are solved together as contacts, not
+//! one impact after another: handled one at a time, a pile is an inelastic collapse — an
+//! endless cascade of impacts at `t = 0` that never settles. Each contact gets a target
+//! separation speed: `e · u₀` if it closes at `u₀` faster than the resting speed (a real
+//! impact, reported as an [`Impact`] at `t = 0` with the impulse the solver gave it), else
+//! 0 (resting: no event). Then:
+//!
+//! 1. [`contact_iterations`](crate::StepConfig::contact_iterations) Gauss–Seidel passes of
+//!    normal impulses with accumulated, non-negative clamping (a contact can push, never
+//!    pull), so momentum moves through the contact network;
+//! 2. one *shock-propagation* pass ([`shock_propagation`](crate::StepConfig::shock_propagation)):
+//!    contacts sorted from the bottom up along gravity, each treating its lower body as
+//!    immovable, so a stack of any height stops in one pass instead of sinking.
+//!
+//! Afterwards the event loop ignores touching pairs closing at no more than the resting
+//! speed (they can sink by at most `resting_speed · dt`, which the end-of-step push-out
+//! takes back); faster approaches stay real impacts. Without gravity the resting speed
+//! is 0 and none of this runs: elastic gases stay exact.
+
+use crate::arena::Wall;
+use crate::events::{Impact, Other};
+use crate::queue::{code_wall, wall_code};
+use crate::simulation::Simulation;
+use glam::DVec2;
+
+/// A contact handled by the solver.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RestingContact {
+    a: u32,
+    /// Body index, or a wall code.
+    b: u32,
+    /// Unit normal from `a` towards `b`.
+    normal: DVec2,
+    /// Height of the contact point against gravity (sort key of the shock pass).
+    height: f64,
+    /// Separation speed the contact should reach: `e · u₀` for an impact, 0 at rest.
+    target: f64,
+    /// Closing speed at the start of the step.
+    closing: f64,
+    /// Contact point.
+    point: DVec2,
+    /// Impulse accumulated over the passes.
+    accumulated: f64,
+}
+
+impl Simulation {
+    /// Solves the contacts touching at the start of this step (see the module docs).
+    pub(crate) fn solve_resting_contacts(&mut self) {
+        self.resting.clear();
+        let resting_speed = self.resting_speed;
+        if resting_speed <= 0.0 {
+            return;
+        }
+        let up = -self.config.gravity.normalize_or_zero();
+        let combine = self.config.restitution_combine;
+        let b = &self.bodies;
+        for c in &self.contacts {
+            let (i, j) = (c.a as usize, c.b as usize);
+            let closing = (b.vel[i] - b.vel[j]).dot(c.manifold.normal);
+            let e = combine.combine(b.restitution[i], b.restitution[j]);
+            self.resting.push(contact(
+                c.a,
+                c.b,
+                c.manifold.normal,
+                c.manifold.point,
+                up,
+                closing,
+                e,
+                resting_speed,
+            ));
+        }
+        if let Some(arena) = self.config.arena {
+            for i in 0..b.len() {
+                if b.inv_mass[i] == 0.0 {
+                    continue;
+                }
+                let margin = self.config.overlap_slop * b.radius[i];
+                let e = combine.combine(b.restitution[i], arena.restitution);
+                for wall in Wall::ALL {
+                    if arena.depth(wall, b.pos[i], b.radius[i]) >= -margin {
+                        let n = wall.outward_normal();
+                        let point = arena.contact_point(wall, b.pos[i]);
+                        let closing = b.vel[i].dot(n);
+                        self.resting.push(contact(
+                            i as u32,
+                            wall_code(wall),
+                            n,
+                            point,
+                            up,
+                            closing,
+                            e,
+                            resting_speed,
+                        ));
+                    }
+                }
+            }
+        }
+        for _ in 0..self.config.contact_iterations {
+            for k in 0..self.resting.len() {
+                self.contact_pass(k);
+            }
+        }
+        if self.config.shock_propagation && up != DVec2::ZERO {
+            self.resting.sort_by(|x, y| {
+                x.height
+                    .total_cmp(&y.height)
+                    .then((x.a, x.b).cmp(&(y.a, y.b)))
+            });
+            for k in 0..self.resting.len() {
+                self.shock_pass(k, up);
+            }
+        }
+        self.report_contact_impacts();
+        self.stats.resting_contacts = self.resting.len();
+    }
+
+    /// Impacts among the contacts (closing faster than the resting speed), at `t = 0`, in
+    /// pair order.
+    fn report_contact_impacts(&mut self) {
+        let start = self.impacts.len();
+        for c in &self.resting {
+            if c.target > 0.0 || (c.closing > self.resting_speed && c.accumulated > 0.0) {
+                self.impacts.push(Impact {
+                    time: 0.0,
+                    a: c.a,
+                    other: code_wall(c.b).map_or(Other::Body(c.b), Other::Wall),
+                    point: c.point,
+                    normal: c.normal,
+                    impulse: c.accumulated,
+                    approach_speed: c.closing,
+                    resting: false,
+                });
+            }
+        }
+        self.impacts[start..].sort_by_key(|i| (i.a, other_key(i.other)));
+    }
+
+    /// One accumulated, clamped impulse on contact `k` towards its target separation speed.
+    fn contact_pass(&mut self, k: usize) {
+        let c = self.resting[k];
+        let (a, b) = (c.a as usize, c.b as usize);
+        let wall = code_wall(c.b).is_some();
+        let bodies = &mut self.bodies;
+        let (va, wa) = (bodies.vel[a], bodies.inv_mass[a]);
+        let (vb, wb) = if wall {
+            (DVec2::ZERO, 0.0)
+        } else {
+            (bodies.vel[b], bodies.inv_mass[b])
+        };
+        let w = wa + wb;
+        if w == 0.0 {
+            return;
+        }
+        let closing = (va - vb).dot(c.normal);
+        let total = (c.accumulated + (closing + c.target) / w).max(0.0);
+        let delta = total - c.accumulated;
+        self.resting[k].accumulated = total;
+        bodies.vel[a] = va - c.normal * (delta * wa);
+        if !wall {
+            bodies.vel[b] = vb + c.normal * (delta * wb);
+        }
+        if wa == 0.0 || wb == 0.0 {
+            // Support from a wall or a static body.
+            self.stats.external_impulse -= c.normal * delta;
+        }
+    }
+
+    /// Stops contact `k` from closing, moving only its upper body.
+    fn shock_pass(&mut self, k: usize, up: DVec2) {
+        let c = self.resting[k];
+        let (a, b) = (c.a as usize, c.b as usize);
+        let wall = code_wall(c.b).is_some();
+        let bodies = &mut self.bodies;
+        let vb = if wall { DVec2::ZERO } else { bodies.vel[b] };
+        let closing = (bodies.vel[a] - vb).dot(c.normal);
+        if closing <= 0.0 {
+            return;
+        }
+        let a_is_upper = wall || up.dot(bodies.pos[a]) >= up.dot(bodies.pos[b]);
+        let (upper, sign) = if a_is_upper { (a, -1.0) } else { (b, 1.0) };
+        if bodies.inv_mass[upper] == 0.0 {
+            return;
+        }
+        let dv = c.normal * (sign * closing);
+        bodies.vel[upper] += dv;
+        self.stats.external_impulse += dv / bodies.inv_mass[upper];
+    }
+}
+
+/// A contact with its target: restitution for a real impact, 0 at rest.
+#[allow(clippy::too_many_arguments)]
+fn contact(
+    a: u32,
+    b: u32,
+    normal: DVec2,
+    point: DVec2,
+    up: DVec2,
+    closing: f64,
+    e: f64,
+    resting_speed: f64,
+) -> RestingContact {
+    RestingContact {
+        a,
+        b,
+        normal,
+        height: up.dot(point),
+        target: if closing > resting_speed {
+            e * closing
+        } else {
+            0.0
+        },
+        closing,
+        point,
+        accumulated: 0.0,
+    }
+}
+
+/// Sort key of what an impact's body hit: bodies by index, then walls.
+fn other_key(other: Other) -> u64 {
+    match other {
+        Other::Body(j) => u64::from(j),
+        Other::Wall(w) => u64::from(u32::MAX) + w as u64,
+    }
+}
