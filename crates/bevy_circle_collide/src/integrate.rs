@@ -74,12 +74,7 @@ pub(crate) fn integrate(
                 world.skipped += 1;
             }
         }
-        if issues != InputIssues::NONE && world.warned.insert((entity, issues.0)) {
-            warn!(
-                "bevy_circle_collide: entity {entity}: {}",
-                issues.describe()
-            );
-        }
+        world.warn_once(entity, issues);
     }
     world.sim.integrate(time.delta_secs_f64());
     world.time_phase(0, start);

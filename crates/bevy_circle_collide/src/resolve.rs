@@ -26,6 +26,11 @@ pub(crate) fn resolve(
     let start = std::time::Instant::now();
     let world = &mut *world;
     world.sim.resolve();
+    for k in 0..world.sim.step_issues().len() {
+        let (i, issue) = world.sim.step_issues()[k];
+        let entity = world.entities[i as usize];
+        world.warn_once(entity, issue);
+    }
     let b = world.sim.bodies();
     for (i, entity) in world.entities.iter().enumerate() {
         // The entity may have lost its collider between gather and write back only if a

@@ -39,6 +39,27 @@ impl CircleCollideWorld {
         &self.entities
     }
 
+    /// Every (entity, problems) pair warned about so far: one warning each.
+    pub fn warnings(
+        &self,
+    ) -> impl Iterator<Item = (Entity, circle_collide_core::InputIssues)> + '_ {
+        self.warned
+            .iter()
+            .map(|(e, bits)| (*e, circle_collide_core::InputIssues(*bits)))
+    }
+
+    /// Logs `issues` for `entity` unless this exact report was already made.
+    pub(crate) fn warn_once(&mut self, entity: Entity, issues: circle_collide_core::InputIssues) {
+        if issues != circle_collide_core::InputIssues::NONE
+            && self.warned.insert((entity, issues.0))
+        {
+            warn!(
+                "bevy_circle_collide: entity {entity}: {}",
+                issues.describe()
+            );
+        }
+    }
+
     /// Records the wall-clock time of `phase` (0..5) since `start`.
     pub(crate) fn time_phase(&mut self, phase: usize, start: std::time::Instant) {
         self.phase_seconds[phase] = start.elapsed().as_secs_f64();

@@ -108,6 +108,12 @@ impl InputIssues {
     pub const INVALID_MASS: Self = Self(16);
     /// Restitution NaN or outside `[0, 1]`: clamped.
     pub const RESTITUTION_CLAMPED: Self = Self(32);
+    /// Found overlapping another body by more than half the smaller radius (spawned on
+    /// top of it, or at the same point): pushed apart, coincident centres along a fixed
+    /// direction drawn from the pair's indices.
+    pub const DEEP_OVERLAP: Self = Self(64);
+    /// Found with its centre outside the arena: pushed back inside.
+    pub const OUTSIDE_ARENA: Self = Self(128);
 
     /// Whether every flag of `other` is set in `self`.
     pub fn contains(self, other: Self) -> bool {
@@ -116,7 +122,7 @@ impl InputIssues {
 
     /// Human-readable list of the flags, for log messages.
     pub fn describe(self) -> String {
-        const NAMES: [(InputIssues, &str); 6] = [
+        const NAMES: [(InputIssues, &str); 8] = [
             (
                 InputIssues::NON_FINITE_POSITION,
                 "position is not finite (body skipped)",
@@ -140,6 +146,14 @@ impl InputIssues {
             (
                 InputIssues::RESTITUTION_CLAMPED,
                 "restitution outside [0, 1] (clamped)",
+            ),
+            (
+                InputIssues::DEEP_OVERLAP,
+                "overlaps another body by more than half a radius (pushed apart)",
+            ),
+            (
+                InputIssues::OUTSIDE_ARENA,
+                "centre outside the arena (pushed inside)",
             ),
         ];
         NAMES

@@ -27,6 +27,9 @@ use crate::queue::{code_wall, wall_code};
 use crate::simulation::Simulation;
 use glam::DVec2;
 
+/// How many times the usual push-out passes run after a fallback.
+pub const FALLBACK_PUSH_OUT_FACTOR: u32 = 4;
+
 /// A contact handled by the solver.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RestingContact {
@@ -55,23 +58,79 @@ impl Simulation {
         if resting_speed <= 0.0 {
             return;
         }
+        self.gather_contacts(false);
+        self.run_contact_passes(self.config.contact_iterations);
+        self.report_contact_impacts();
+        self.stats.resting_contacts = self.resting.len();
+    }
+
+    /// Fallback once the impact cap is reached at step time `t`: every body is moved to
+    /// `t`, and every pair touching then is solved as a restitution-0 contact (so a
+    /// collapsing cluster stops closing instead of sinking into itself), with twice the
+    /// usual passes. The rest of the step is plain motion; the push-out then runs
+    /// [`FALLBACK_PUSH_OUT_FACTOR`] times the usual passes.
+    pub(crate) fn fallback_contacts(&mut self, t: f64) {
+        for i in 0..self.bodies.len() {
+            self.bodies.advance(i, t);
+        }
+        self.resting.clear();
+        self.gather_contacts(true);
+        self.run_contact_passes(2 * self.config.contact_iterations.max(4));
+    }
+
+    /// Lists the contacts touching now: narrow-phase contacts at the start of the step,
+    /// or, with `fallback`, every candidate pair touching at the bodies' current
+    /// positions, all with target 0.
+    fn gather_contacts(&mut self, fallback: bool) {
         let up = -self.config.gravity.normalize_or_zero();
         let combine = self.config.restitution_combine;
+        let resting_speed = if fallback {
+            f64::INFINITY
+        } else {
+            self.resting_speed
+        };
         let b = &self.bodies;
-        for c in &self.contacts {
-            let (i, j) = (c.a as usize, c.b as usize);
-            let closing = (b.vel[i] - b.vel[j]).dot(c.manifold.normal);
-            let e = combine.combine(b.restitution[i], b.restitution[j]);
-            self.resting.push(contact(
-                c.a,
-                c.b,
-                c.manifold.normal,
-                c.manifold.point,
-                up,
-                closing,
-                e,
-                resting_speed,
-            ));
+        if fallback {
+            let slop = self.config.overlap_slop;
+            for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
+                let (iu, ju) = (i as usize, j as usize);
+                let m = crate::manifold::manifold(
+                    b.pos[iu],
+                    b.radius[iu],
+                    b.pos[ju],
+                    b.radius[ju],
+                    (i, j),
+                );
+                if m.depth >= -slop * b.radius[iu].min(b.radius[ju]) {
+                    let closing = (b.vel[iu] - b.vel[ju]).dot(m.normal);
+                    self.resting.push(contact(
+                        i,
+                        j,
+                        m.normal,
+                        m.point,
+                        up,
+                        closing,
+                        0.0,
+                        resting_speed,
+                    ));
+                }
+            }
+        } else {
+            for c in &self.contacts {
+                let (i, j) = (c.a as usize, c.b as usize);
+                let closing = (b.vel[i] - b.vel[j]).dot(c.manifold.normal);
+                let e = combine.combine(b.restitution[i], b.restitution[j]);
+                self.resting.push(contact(
+                    c.a,
+                    c.b,
+                    c.manifold.normal,
+                    c.manifold.point,
+                    up,
+                    closing,
+                    e,
+                    resting_speed,
+                ));
+            }
         }
         if let Some(arena) = self.config.arena {
             for i in 0..b.len() {
@@ -99,7 +158,12 @@ impl Simulation {
                 }
             }
         }
-        for _ in 0..self.config.contact_iterations {
+    }
+
+    /// `passes` Gauss–Seidel passes, then the shock-propagation pass under gravity.
+    fn run_contact_passes(&mut self, passes: u32) {
+        let up = -self.config.gravity.normalize_or_zero();
+        for _ in 0..passes {
             for k in 0..self.resting.len() {
                 self.contact_pass(k);
             }
@@ -114,8 +178,6 @@ impl Simulation {
                 self.shock_pass(k, up);
             }
         }
-        self.report_contact_impacts();
-        self.stats.resting_contacts = self.resting.len();
     }
 
     /// Impacts among the contacts (closing faster than the resting speed), at `t = 0`, in

@@ -20,8 +20,10 @@ use glam::DVec2;
 
 impl Simulation {
     /// Handles every impact of the step in time order, up to the impact cap
-    /// ([`StepConfig::impact_cap`](crate::StepConfig::impact_cap)); past the cap the
-    /// step is flagged as a fallback and [`resolve`](Self::resolve) finishes it.
+    /// ([`StepConfig::impact_cap`](crate::StepConfig::impact_cap)). Past the cap the
+    /// step is flagged as a fallback: the pairs touching at that instant are solved as
+    /// restitution-0 contacts, the rest of the step is plain motion, and
+    /// [`resolve`](Self::resolve) pushes out what overlaps with extra passes.
     pub fn solve_impacts(&mut self) {
         self.queue.clear();
         self.late_pairs.clear();
@@ -47,6 +49,7 @@ impl Simulation {
             }
             if self.impacts.len() >= cap {
                 self.stats.fallback = true;
+                self.fallback_contacts(ev.time());
                 break;
             }
             match wall {

@@ -11,6 +11,7 @@ impl Simulation {
         self.dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         self.impacts.clear();
         self.contacts.clear();
+        self.step_issues.clear();
         self.stats = Default::default();
         self.stats.bodies = self.bodies.len();
         let gravity = self.config.gravity;

@@ -32,7 +32,7 @@ pub mod arena;
 pub mod body;
 mod broad_phase;
 pub mod config;
-mod contact_solver;
+pub mod contact_solver;
 pub mod events;
 mod grid;
 mod impacts;

@@ -4,6 +4,7 @@
 //! Impulses themselves are applied inside [`solve_impacts`](Simulation::solve_impacts), at
 //! the instant of each impact: time order requires it.
 
+use crate::body::InputIssues;
 use crate::manifold;
 use crate::simulation::Simulation;
 use glam::DVec2;
@@ -33,7 +34,12 @@ impl Simulation {
             self.collect_pairs();
             self.late_pairs.clear();
         }
-        for pass in 0..self.config.separation_iterations {
+        let passes = if self.stats.fallback {
+            self.config.separation_iterations * crate::contact_solver::FALLBACK_PUSH_OUT_FACTOR
+        } else {
+            self.config.separation_iterations
+        };
+        for pass in 0..passes {
             if !self.separate_once(pass == 0) {
                 break;
             }
@@ -62,6 +68,10 @@ impl Simulation {
                 }
                 for wall in crate::arena::Wall::ALL {
                     let depth = arena.depth(wall, b.pos[i], b.radius[i]);
+                    if depth > b.radius[i] {
+                        self.step_issues
+                            .push((i as u32, InputIssues::OUTSIDE_ARENA));
+                    }
                     if depth > slop * b.radius[i] {
                         b.pos[i] -= wall.outward_normal() * depth;
                         moved += 1;
@@ -101,8 +111,13 @@ impl Simulation {
                 b.radius[j],
                 (i as u32, j as u32),
             );
-            if m.depth <= slop * b.radius[i].min(b.radius[j]) {
+            let smaller = b.radius[i].min(b.radius[j]);
+            if m.depth <= slop * smaller {
                 continue;
+            }
+            if m.depth > 0.5 * smaller {
+                self.step_issues.push((i as u32, InputIssues::DEEP_OVERLAP));
+                self.step_issues.push((j as u32, InputIssues::DEEP_OVERLAP));
             }
             let (wi, wj) = if up == DVec2::ZERO {
                 let w = b.inv_mass[i] + b.inv_mass[j];

@@ -67,6 +67,8 @@ pub struct Simulation {
     pub(crate) resting: Vec<crate::contact_solver::RestingContact>,
     /// Touching pairs met during the event loop and left to the push-out.
     pub(crate) late_pairs: Vec<(u32, u32)>,
+    /// Problems found by the push-out this step.
+    pub(crate) step_issues: Vec<(u32, InputIssues)>,
     /// Scratch of the push-out: (height, pair) of overlaps beyond the slop.
     pub(crate) overlapping: Vec<(f64, u32, u32)>,
     /// Resting-speed threshold of the current step.
@@ -127,6 +129,12 @@ impl Simulation {
     /// Candidate pairs of the last broad phase, `(lower, higher)` index.
     pub fn candidate_pairs(&self) -> &[(u32, u32)] {
         &self.pairs
+    }
+
+    /// Bodies the last step found deeply overlapping another or outside the arena
+    /// (and pushed apart or inside), with the problem; a body may appear more than once.
+    pub fn step_issues(&self) -> &[(u32, InputIssues)] {
+        &self.step_issues
     }
 
     /// Statistics of the last step.
