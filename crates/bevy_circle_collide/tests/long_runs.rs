@@ -53,10 +53,10 @@ fn gas_conserves_energy_and_momentum_over_ten_thousand_steps() {
     assert!(worst <= 0.01 * 0.5, "overlap {worst}");
 }
 
-fn hash_after(threads: usize, steps_n: usize) -> u64 {
+fn hash_after(scene: &scenes::Scene, threads: usize, steps_n: usize) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut app = app_with_threads(threads);
-    spawn_scene(&mut app, &scenes::gas(500, 0.3, 10.0));
+    spawn_scene(&mut app, scene);
     steps(&mut app, steps_n);
     let mut q = app.world_mut().query::<(Entity, &Transform, &Velocity)>();
     let mut rows: Vec<_> = q
@@ -75,10 +75,14 @@ fn hash_after(threads: usize, steps_n: usize) -> u64 {
     h.finish()
 }
 
+/// Positions and velocities after 600 steps hash the same twice and with 1 or 2
+/// task-pool threads, for the gas and the pile.
 #[test]
 fn same_scene_twice_and_across_thread_counts_is_bit_identical() {
-    let a = hash_after(2, 600);
-    assert_eq!(a, hash_after(2, 600));
-    assert_eq!(a, hash_after(1, 600));
-    assert_ne!(a, hash_after(1, 599), "the hash sees the state");
+    for scene in [scenes::gas(1000, 0.3, 10.0), scenes::pile(1000)] {
+        let a = hash_after(&scene, 2, 600);
+        assert_eq!(a, hash_after(&scene, 2, 600));
+        assert_eq!(a, hash_after(&scene, 1, 600));
+        assert_ne!(a, hash_after(&scene, 1, 30), "the hash sees the state");
+    }
 }

@@ -1,0 +1,230 @@
+//! Garbage from game code: never a panic, a hang, or NaN reaching another body; each
+//! problem warned once, naming the entity, with its documented treatment.
+
+mod common;
+use bevy::prelude::*;
+use bevy_circle_collide::CircleCollideWorld;
+use bevy_circle_collide::core::InputIssues;
+use bevy_circle_collide::prelude::*;
+use common::*;
+
+fn warned(app: &App, e: Entity, issue: InputIssues) -> bool {
+    app.world()
+        .resource::<CircleCollideWorld>()
+        .warnings()
+        .any(|(w, i)| w == e && i.contains(issue))
+}
+
+fn warning_count(app: &App, e: Entity) -> usize {
+    app.world()
+        .resource::<CircleCollideWorld>()
+        .warnings()
+        .filter(|(w, _)| *w == e)
+        .count()
+}
+
+/// A ball flying free next to the garbage: it must keep its exact motion.
+fn witness(app: &mut App) -> Entity {
+    spawn(
+        app,
+        Vec2::new(100.0, 100.0),
+        Vec2::new(1.0, 0.0),
+        0.5,
+        Mass::Auto,
+    )
+}
+
+fn assert_witness(app: &App, w: Entity, steps_run: usize) {
+    let expected = 100.0 + steps_run as f32 / 60.0;
+    assert!((pos(app, w).x - expected).abs() < 1e-3 && vel(app, w) == Vec2::new(1.0, 0.0));
+}
+
+#[test]
+fn invalid_position_radius_and_velocity() {
+    let mut app = app();
+    let w = witness(&mut app);
+    let nan_pos = spawn(
+        &mut app,
+        Vec2::new(f32::NAN, 0.0),
+        Vec2::ZERO,
+        0.5,
+        Mass::Auto,
+    );
+    let inf_pos = spawn(
+        &mut app,
+        Vec2::new(0.0, f32::INFINITY),
+        Vec2::ZERO,
+        0.5,
+        Mass::Auto,
+    );
+    let radii: Vec<Entity> = [0.0, -1.0, f32::NAN, f32::INFINITY]
+        .into_iter()
+        .map(|r| spawn(&mut app, Vec2::new(100.5, 100.0), Vec2::ZERO, r, Mass::Auto))
+        .collect();
+    let nan_vel = spawn(
+        &mut app,
+        Vec2::new(0.0, 50.0),
+        Vec2::new(f32::NAN, 1.0),
+        0.5,
+        Mass::Auto,
+    );
+    let fast = spawn(
+        &mut app,
+        Vec2::new(0.0, -50.0),
+        Vec2::new(1e6, 0.0),
+        0.5,
+        Mass::Auto,
+    );
+    steps(&mut app, 60);
+    assert_witness(&app, w, 60);
+    assert_eq!(
+        app.world()
+            .resource::<CollisionDiagnostics>()
+            .skipped_bodies,
+        6
+    );
+    assert!(warned(&app, nan_pos, InputIssues::NON_FINITE_POSITION));
+    assert!(warned(&app, inf_pos, InputIssues::NON_FINITE_POSITION));
+    for e in &radii {
+        assert!(warned(&app, *e, InputIssues::INVALID_RADIUS));
+        // Skipped: the plugin leaves it alone.
+        assert_eq!(pos(&app, *e), Vec2::new(100.5, 100.0));
+    }
+    assert!(warned(&app, nan_vel, InputIssues::NON_FINITE_VELOCITY));
+    assert_eq!(vel(&app, nan_vel), Vec2::ZERO);
+    assert!(warned(&app, fast, InputIssues::SPEED_CLAMPED));
+    assert!((vel(&app, fast).length() - 1e5).abs() < 1.0);
+    // One warning per entity and problem, not one per step.
+    assert_eq!(warning_count(&app, nan_pos), 1);
+    assert_eq!(warning_count(&app, fast), 1);
+}
+
+#[test]
+fn invalid_masses_fall_back_to_density_and_still_collide() {
+    for bad in [0.0, -2.0, f32::NAN] {
+        let mut app = app();
+        let a = spawn(
+            &mut app,
+            Vec2::ZERO,
+            Vec2::new(1.0, 0.0),
+            0.5,
+            Mass::Fixed(bad),
+        );
+        let b = spawn(&mut app, Vec2::new(2.0, 0.0), Vec2::ZERO, 0.5, Mass::Auto);
+        steps(&mut app, 120);
+        assert!(warned(&app, a, InputIssues::INVALID_MASS));
+        // Same (auto) mass as b: a clean velocity swap.
+        assert_eq!(
+            (vel(&app, a), vel(&app, b)),
+            (Vec2::ZERO, Vec2::new(1.0, 0.0))
+        );
+    }
+}
+
+fn coincident_positions() -> Vec<Vec2> {
+    let mut app = app();
+    let ids: Vec<Entity> = (0..4)
+        .map(|_| spawn(&mut app, Vec2::new(3.0, 3.0), Vec2::ZERO, 0.5, Mass::Auto))
+        .collect();
+    steps(&mut app, 10);
+    assert!(
+        ids.iter()
+            .all(|e| warned(&app, *e, InputIssues::DEEP_OVERLAP))
+    );
+    ids.iter().map(|e| pos(&app, *e)).collect()
+}
+
+#[test]
+fn coincident_and_deeply_overlapping_spawns_separate_deterministically() {
+    let a = coincident_positions();
+    assert_eq!(a, coincident_positions(), "same separation every run");
+    let circles: Vec<(Vec2, f32)> = a.iter().map(|p| (*p, 0.5)).collect();
+    assert!(max_overlap(&circles) <= 0.005 + 1e-6, "{a:?}");
+    assert!(a.iter().all(|p| p.is_finite()));
+
+    let mut app = app();
+    let x = spawn(&mut app, Vec2::new(0.0, 0.0), Vec2::ZERO, 0.5, Mass::Auto);
+    let y = spawn(&mut app, Vec2::new(0.1, 0.0), Vec2::ZERO, 0.5, Mass::Auto);
+    steps(&mut app, 1);
+    assert!((pos(&app, x).distance(pos(&app, y)) - 1.0).abs() < 1e-5);
+    assert!(
+        warned(&app, x, InputIssues::DEEP_OVERLAP) && warned(&app, y, InputIssues::DEEP_OVERLAP)
+    );
+    // Equal masses share the push: the midpoint stays.
+    assert!(((pos(&app, x) + pos(&app, y)) / 2.0 - Vec2::new(0.05, 0.0)).length() < 1e-6);
+}
+
+#[test]
+fn outside_the_arena_is_pushed_in_and_absurd_speeds_stay_inside() {
+    let mut app = app();
+    app.world_mut().resource_mut::<CircleCollideConfig>().arena = Some(ArenaConfig {
+        min: Vec2::ZERO,
+        max: Vec2::splat(10.0),
+        restitution: 1.0,
+    });
+    let out = spawn(&mut app, Vec2::new(-7.0, 5.0), Vec2::ZERO, 0.5, Mass::Auto);
+    let fast = spawn(
+        &mut app,
+        Vec2::new(5.0, 5.0),
+        Vec2::new(1e6, 3e5),
+        0.5,
+        Mass::Auto,
+    );
+    for _ in 0..120 {
+        steps(&mut app, 1);
+        for e in [out, fast] {
+            let p = pos(&app, e);
+            assert!(
+                p.cmpge(Vec2::splat(0.5 - 0.005)).all() && p.cmple(Vec2::splat(9.5 + 0.005)).all(),
+                "{p}"
+            );
+        }
+    }
+    assert!(warned(&app, out, InputIssues::OUTSIDE_ARENA));
+    assert_eq!(pos(&app, out), Vec2::new(0.5, 5.0));
+    // Clamped to max_speed (1e5). At that speed a 10-unit box means ~370 wall hits per
+    // step, over the 2 × 32 + 64 cap: the work stays capped, the fallback is counted,
+    // and the fallback's restitution-0 contacts can only take energy out.
+    assert!(vel(&app, fast).is_finite() && vel(&app, fast).length() <= 1e5 + 1.0);
+    let d = app.world().resource::<CollisionDiagnostics>();
+    assert!(d.fallbacks > 0 && d.impacts <= 2 * 32 + 64);
+}
+
+#[test]
+fn despawn_collider_removal_and_changes_between_steps() {
+    let mut app = app();
+    let w = witness(&mut app);
+    let a = spawn(&mut app, Vec2::ZERO, Vec2::new(1.0, 0.0), 0.5, Mass::Auto);
+    let b = spawn(&mut app, Vec2::new(3.0, 0.0), Vec2::ZERO, 0.5, Mass::Auto);
+    let c = spawn(
+        &mut app,
+        Vec2::new(0.0, 10.0),
+        Vec2::new(1.0, 0.0),
+        0.5,
+        Mass::Auto,
+    );
+    steps(&mut app, 30);
+    app.world_mut().despawn(b);
+    app.world_mut().entity_mut(c).remove::<CircleCollider>();
+    let c_at = pos(&app, c);
+    steps(&mut app, 120);
+    assert_eq!(app.world().resource::<CollisionDiagnostics>().bodies, 2);
+    assert_eq!(vel(&app, a), Vec2::new(1.0, 0.0), "b is gone: no impact");
+    assert_eq!(pos(&app, c), c_at, "c is no longer simulated");
+    // Grow a's radius and reverse it mid-run: it takes effect at the next step.
+    app.world_mut().get_mut::<CircleCollider>(a).unwrap().radius = 2.0;
+    app.world_mut().get_mut::<Velocity>(a).unwrap().0 = Vec2::new(-1.0, 0.0);
+    let a_at = pos(&app, a);
+    let d = spawn(
+        &mut app,
+        a_at - Vec2::new(3.0, 0.0),
+        Vec2::ZERO,
+        0.5,
+        Mass::Auto,
+    );
+    steps(&mut app, 60);
+    // Gap 3 − 2.5 = 0.5 closed at 1/s: they met, and a (4× the radius, 16× the mass) kept
+    // most of its speed.
+    assert!(vel(&app, d).x < -1.5 && vel(&app, a).x < -0.7);
+    assert_witness(&app, w, 210);
+}
