@@ -1,0 +1,65 @@
+//! Measures the pile scene: settle time, residual kinetic energy, deepest overlap, and
+//! step times (median and worst), on the Bevy-free core.
+//!
+//! ```text
+//! cargo run --release -p circle_collide_core --example pile_settle -- [N] [seconds]
+//! ```
+//!
+//! "Settled" means the kinetic energy stays below 1e-6 × N m g r from then on.
+
+use circle_collide_core::scenes;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: usize = args
+        .next()
+        .map_or(10_000, |s| s.parse().expect("N: number of circles"));
+    let seconds: usize = args
+        .next()
+        .map_or(10, |s| s.parse().expect("seconds to simulate"));
+    let scene = scenes::pile(n);
+    let mut sim = scene.simulation();
+    let mass = std::f64::consts::PI * scenes::RADIUS * scenes::RADIUS;
+    let threshold = 1e-6 * n as f64 * mass * 9.81 * scenes::RADIUS;
+    let (mut times, mut settled_at, mut deepest_after, mut fallbacks) =
+        (Vec::new(), None, 0.0f64, 0);
+    for step in 1..=seconds * 60 {
+        let start = std::time::Instant::now();
+        sim.step(scenes::DT);
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        fallbacks += usize::from(sim.stats().fallback);
+        let ke = sim.stats().kinetic_energy;
+        match (settled_at, ke < threshold) {
+            (None, true) => settled_at = Some(step),
+            (Some(_), false) => settled_at = None,
+            _ => {}
+        }
+        if settled_at.is_some() {
+            let b = sim.bodies();
+            for &(i, j) in sim.candidate_pairs() {
+                let (i, j) = (i as usize, j as usize);
+                let depth =
+                    b.radii()[i] + b.radii()[j] - b.positions()[i].distance(b.positions()[j]);
+                deepest_after = deepest_after.max(depth / scenes::RADIUS);
+            }
+        }
+    }
+    let mut sorted = times.clone();
+    sorted.sort_by(f64::total_cmp);
+    let worst = times
+        .iter()
+        .copied()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .unwrap();
+    println!(
+        "pile N = {n}, {seconds} s: settled at {} s, residual KE {:.3e} (threshold {threshold:.3e}), deepest overlap after settling {:.4} r, step time median {:.3} ms, worst {:.3} ms (step {}), fallback steps {}",
+        settled_at.map_or("never".to_string(), |s| format!("{:.3}", s as f64 / 60.0)),
+        sim.stats().kinetic_energy,
+        deepest_after,
+        sorted[sorted.len() / 2],
+        worst.1,
+        worst.0 + 1,
+        fallbacks,
+    );
+}
