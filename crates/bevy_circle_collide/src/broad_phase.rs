@@ -3,6 +3,13 @@
 use crate::world::CircleCollideWorld;
 use bevy::prelude::*;
 
+crate::schedule::phase_plugin!(
+    /// Phase 2: candidate pairs from the spatial grid.
+    BroadPhasePlugin,
+    crate::CircleCollideSystems::BroadPhase,
+    broad_phase
+);
+
 /// Runs the core's broad phase.
 pub(crate) fn broad_phase(mut world: ResMut<CircleCollideWorld>) {
     let start = std::time::Instant::now();

@@ -105,3 +105,104 @@ pub struct Restitution(pub f32);
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Default)]
 pub struct CollisionEventsEnabled;
+
+/// Collision layers: up to 32 layers as bit masks. Two colliders interact only when each
+/// one's `memberships` meets the other's `filters`. Without the component a collider is
+/// in every layer and collides with every layer. Filtered pairs never reach the narrow
+/// phase: they pass through each other and send no events.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// const PLAYER: u32 = 1 << 0;
+/// const ENEMY: u32 = 1 << 1;
+/// const GHOST: u32 = 1 << 2;
+/// # let mut world = World::new();
+/// // A ghost that only the player bumps into.
+/// world.spawn((CircleCollider::new(0.5), CollisionLayers::new(GHOST, PLAYER)));
+/// world.spawn((CircleCollider::new(0.5), CollisionLayers::new(PLAYER, ENEMY | GHOST)));
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct CollisionLayers {
+    /// Layers this collider belongs to.
+    pub memberships: u32,
+    /// Layers this collider collides with.
+    pub filters: u32,
+}
+
+impl CollisionLayers {
+    /// Every layer, colliding with every layer.
+    pub const ALL: Self = Self {
+        memberships: u32::MAX,
+        filters: u32::MAX,
+    };
+
+    /// Layers from the two masks.
+    pub const fn new(memberships: u32, filters: u32) -> Self {
+        Self {
+            memberships,
+            filters,
+        }
+    }
+}
+
+impl Default for CollisionLayers {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+/// Marker: the collider is a sensor (trigger). Its entry into another collider is found
+/// with the exact time of impact like any impact and reported as a [`CollisionEvent`](crate::CollisionEvent)
+/// with `sensor: true` (and a [`CollisionStarted`](crate::CollisionStarted) when the
+/// overlap begins, [`CollisionEnded`](crate::CollisionEnded) when it ends), but nothing
+/// bounces: velocities never change, overlaps are never pushed apart, and a sensor
+/// ignores the arena walls.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// # let mut world = World::new();
+/// // A coin to pick up.
+/// world.spawn((CircleCollider::new(0.3), Sensor, Mass::Static));
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct Sensor;
+
+/// The entities this collider ignores: no pair of it with any of them interacts (on
+/// either side: one of the two entities listing the other is enough). For whole groups,
+/// use [`CollisionLayers`].
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// # let mut world = World::new();
+/// let gun = world.spawn(CircleCollider::new(1.0)).id();
+/// // A bullet that does not hit the gun it leaves.
+/// world.spawn((CircleCollider::new(0.1), IgnoredCollisions(vec![gun])));
+/// ```
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, PartialEq, Default)]
+pub struct IgnoredCollisions(pub Vec<Entity>);
+
+/// Opt-in: the colliders this entity touches or overlaps after the last step (updated
+/// every step; sensors count while they overlap).
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// fn report(q: Query<(Entity, &CollidingEntities)>) {
+///     for (e, touching) in &q {
+///         if !touching.is_empty() {
+///             info!("{e} touches {} colliders", touching.len());
+///         }
+///     }
+/// }
+/// # App::new().add_systems(Update, report);
+/// ```
+#[derive(Component, Reflect, Clone, Debug, Default, PartialEq, Deref)]
+#[reflect(Component, Debug, Default)]
+pub struct CollidingEntities(pub bevy::ecs::entity::EntityHashSet);

@@ -53,6 +53,8 @@ pub struct CollisionEvent {
     pub impulse: f32,
     /// Closing speed along the normal just before the impact.
     pub approach_speed: f32,
+    /// A sensor's entry: no impulse was applied and nothing changed course.
+    pub sensor: bool,
     /// Whether this was a resting impact (only sent when
     /// [`report_resting_impacts`](crate::CircleCollideConfig::report_resting_impacts) is on).
     pub resting: bool,
@@ -78,4 +80,40 @@ pub struct CollisionHit {
     pub impulse: f32,
     /// Closing speed along the normal.
     pub approach_speed: f32,
+}
+
+/// Two colliders started touching or overlapping (within the slop) during the last step,
+/// or had an impact in it. Sent once per pair, in `Entity` order (`a < b`), after that
+/// step's [`CollisionEvent`]s; every start is followed by exactly one [`CollisionEnded`].
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// fn on_touch(mut started: MessageReader<CollisionStarted>) {
+///     for CollisionStarted { a, b } in started.read() {
+///         info!("{a} and {b} touch");
+///     }
+/// }
+/// # App::new().add_systems(Update, on_touch);
+/// ```
+#[derive(Message, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct CollisionStarted {
+    /// The lower entity.
+    pub a: Entity,
+    /// The higher entity.
+    pub b: Entity,
+}
+
+/// Two colliders that were touching no longer are — they moved apart, one was
+/// despawned or lost its collider, or the pair stopped interacting. `a < b`.
+#[derive(Message, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct CollisionEnded {
+    /// The lower entity.
+    pub a: Entity,
+    /// The higher entity.
+    pub b: Entity,
 }

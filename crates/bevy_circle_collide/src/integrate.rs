@@ -1,12 +1,23 @@
 //! Phase 1: gather bodies from the ECS into the core, validate them, apply gravity.
 
-use crate::components::{CircleCollider, CollisionEventsEnabled, Mass, Restitution, Velocity};
+use crate::components::{
+    CircleCollider, CollisionEventsEnabled, CollisionLayers, IgnoredCollisions, Mass, Restitution,
+    Sensor, Velocity,
+};
 use crate::config::CircleCollideConfig;
 use crate::world::CircleCollideWorld;
+use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use circle_collide_core::glam::DVec2;
-use circle_collide_core::{AddBodyError, BodyDesc, InputIssues};
+use circle_collide_core::{AddBodyError, BodyDesc, InputIssues, Layers};
 use std::f64::consts::PI;
+
+crate::schedule::phase_plugin!(
+    /// Phase 1: gather from the ECS, validate, gravity, swept boxes.
+    IntegratePlugin,
+    crate::CircleCollideSystems::Integrate,
+    integrate
+);
 
 /// Everything the gather reads of one body.
 pub(crate) type BodyQuery<'a> = (
@@ -17,6 +28,8 @@ pub(crate) type BodyQuery<'a> = (
     Option<&'a Restitution>,
     &'a Transform,
     Has<CollisionEventsEnabled>,
+    Option<&'a CollisionLayers>,
+    Has<Sensor>,
 );
 
 /// Rebuilds the core's bodies from the ECS and runs the core's integrate phase.
@@ -28,6 +41,7 @@ pub(crate) fn integrate(
     config: Res<CircleCollideConfig>,
     mut world: ResMut<CircleCollideWorld>,
     bodies: Query<BodyQuery>,
+    ignored: Query<(Entity, &IgnoredCollisions)>,
 ) {
     let start = std::time::Instant::now();
     let world = &mut *world;
@@ -37,7 +51,9 @@ pub(crate) fn integrate(
     world.opted_in.clear();
     world.skipped = 0;
     let density = config.effective_density();
-    for (entity, collider, velocity, mass, restitution, transform, opted_in) in &bodies {
+    for (entity, collider, velocity, mass, restitution, transform, opted_in, layers, sensor) in
+        &bodies
+    {
         let radius = f64::from(collider.radius);
         let auto_mass = density * PI * radius * radius;
         let mut issues = InputIssues::NONE;
@@ -59,6 +75,8 @@ pub(crate) fn integrate(
             radius,
             mass,
             restitution: f64::from(restitution.map_or(config.default_restitution, |r| r.0)),
+            layers: layers.map_or(Layers::ALL, |l| Layers::new(l.memberships, l.filters)),
+            sensor,
         };
         match world.sim.add_body(desc) {
             Ok((_, repaired)) => {
@@ -75,6 +93,24 @@ pub(crate) fn integrate(
             }
         }
         world.warn_once(entity, issues);
+    }
+    if !ignored.is_empty() {
+        let index: HashMap<Entity, u32> = world
+            .entities
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (*e, i as u32))
+            .collect();
+        for (entity, list) in &ignored {
+            let Some(&i) = index.get(&entity) else {
+                continue;
+            };
+            for other in &list.0 {
+                if let Some(&j) = index.get(other) {
+                    world.sim.exclude_pair(i, j);
+                }
+            }
+        }
     }
     world.sim.integrate(time.delta_secs_f64());
     world.time_phase(0, start);

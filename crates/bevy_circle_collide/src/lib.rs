@@ -55,10 +55,44 @@
 //! [`CircleCollideConfig::resting_speed`]) produce no event unless
 //! [`CircleCollideConfig::report_resting_impacts`] is set.
 //!
+//! Touch tracking: [`CollisionStarted`] / [`CollisionEnded`] messages when two colliders
+//! begin or stop touching (resting contact and sensor overlaps included; an end is also
+//! sent when one of them is despawned or loses its collider), and the opt-in
+//! [`CollidingEntities`] component. A pair resting on each other sends one
+//! `CollisionStarted`, then nothing until it separates.
+//!
+//! ## Filtering
+//!
+//! [`CollisionLayers`] (32 layers, membership and filter masks), [`IgnoredCollisions`]
+//! for specific pairs, and [`Sensor`] for triggers that report entry with its exact time
+//! but never push.
+//!
 //! ## Units and defaults
 //!
 //! Any consistent units. Mass defaults to `density × π r²` (density 1); restitution to
 //! 1; no gravity; no arena. See [`CircleCollideConfig`] for every default.
+//!
+//! ## Coming from avian2d
+//!
+//! | avian2d | bevy_circle_collide |
+//! |---|---|
+//! | `PhysicsPlugins::default()` | [`CircleCollidePlugin::default()`] (or [`CircleCollidePlugins`] to swap a phase) |
+//! | `RigidBody::Dynamic` + `Collider::circle(r)` | [`CircleCollider::new(r)`](CircleCollider::new) (dynamic by default) |
+//! | `RigidBody::Static` | [`Mass::Static`] |
+//! | `RigidBody::Kinematic` + `LinearVelocity` | [`Mass::Static`] + [`Velocity`] |
+//! | `LinearVelocity(v)` | [`Velocity(v)`](Velocity) |
+//! | `Mass(m)` | [`Mass::Fixed(m)`](Mass::Fixed) |
+//! | `Restitution::new(e)` | [`Restitution(e)`](Restitution) (pair rule in the config, default `Max`) |
+//! | `Gravity(v)` resource | [`CircleCollideConfig::gravity`] |
+//! | `CollisionLayers::new(m, f)` | [`CollisionLayers::new(m, f)`](CollisionLayers::new) (plain `u32` masks) |
+//! | `Sensor` | [`Sensor`] (entry reported with its exact time) |
+//! | `CollisionStart` / `CollisionEnd` | [`CollisionStarted`] / [`CollisionEnded`] |
+//! | `CollidingEntities` | [`CollidingEntities`] |
+//! | `CollisionEventsEnabled` + observers | [`CollisionEventsEnabled`] + [`CollisionHit`] |
+//! | `SweptCcd` (opt-in) | nothing to add: every pair is continuous |
+//!
+//! Walls: instead of four static boxes, set [`CircleCollideConfig::arena`]. Rotation,
+//! friction and non-circle shapes do not exist here.
 
 mod broad_phase;
 mod components;
@@ -70,16 +104,26 @@ mod narrow_phase;
 mod resolve;
 mod schedule;
 mod time_of_impact;
+mod touch;
 mod world;
 
+pub use broad_phase::BroadPhasePlugin;
 pub use circle_collide_core as core;
-pub use components::{CircleCollider, CollisionEventsEnabled, Mass, Restitution, Velocity};
+pub use components::{
+    CircleCollider, CollidingEntities, CollisionEventsEnabled, CollisionLayers, IgnoredCollisions,
+    Mass, Restitution, Sensor, Velocity,
+};
 pub use config::{ArenaConfig, CircleCollideConfig, CombineRule};
 pub use diagnostics::CollisionDiagnostics;
-pub use events::{CollisionEvent, CollisionHit, CollisionTarget};
+pub use events::{CollisionEnded, CollisionEvent, CollisionHit, CollisionStarted, CollisionTarget};
+pub use integrate::IntegratePlugin;
+pub use narrow_phase::NarrowPhasePlugin;
+pub use resolve::ResolvePlugin;
 pub use schedule::CircleCollideSystems;
+pub use time_of_impact::TimeOfImpactPlugin;
 pub use world::CircleCollideWorld;
 
+use bevy::app::PluginGroupBuilder;
 use bevy::ecs::intern::Interned;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
@@ -87,15 +131,24 @@ use bevy::prelude::*;
 /// Everything a game needs: `use bevy_circle_collide::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        ArenaConfig, CircleCollideConfig, CircleCollidePlugin, CircleCollideSystems,
-        CircleCollider, CollisionDiagnostics, CollisionEvent, CollisionEventsEnabled, CollisionHit,
-        CollisionTarget, CombineRule, Mass, Restitution, Velocity,
+        ArenaConfig, CircleCollideConfig, CircleCollidePlugin, CircleCollidePlugins,
+        CircleCollideSystems, CircleCollider, CollidingEntities, CollisionDiagnostics,
+        CollisionEnded, CollisionEvent, CollisionEventsEnabled, CollisionHit, CollisionLayers,
+        CollisionStarted, CollisionTarget, CombineRule, IgnoredCollisions, Mass, Restitution,
+        Sensor, Velocity,
     };
     pub use circle_collide_core::Wall;
 }
 
-/// The collision plugin. Its field is a build-time choice; runtime tunables live in the
-/// [`CircleCollideConfig`] resource (inserted with defaults unless already present).
+/// The collision plugin: adds [`CircleCollidePlugins`] with every phase. Its field is a
+/// build-time choice; runtime tunables live in the [`CircleCollideConfig`] resource
+/// (inserted with defaults unless already present).
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_circle_collide::prelude::*;
+/// App::new().add_plugins((MinimalPlugins, CircleCollidePlugin::new(FixedPostUpdate)));
+/// ```
 pub struct CircleCollidePlugin {
     /// Schedule the step runs in. Default `FixedPostUpdate` (the step length is then the
     /// fixed timestep, `Time<Fixed>`).
@@ -121,28 +174,82 @@ impl CircleCollidePlugin {
 
 impl Plugin for CircleCollidePlugin {
     fn build(&self, app: &mut App) {
+        app.add_plugins(CircleCollidePlugins {
+            schedule: self.schedule,
+        });
+    }
+}
+
+/// The plugin as a group, one plugin per phase, so a phase can be disabled or replaced:
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_circle_collide::prelude::*;
+/// use bevy_circle_collide::{CircleCollideWorld, NarrowPhasePlugin};
+///
+/// // My own narrow phase, in the same set.
+/// fn my_narrow_phase(mut world: ResMut<CircleCollideWorld>) {
+///     world.simulation_mut().narrow_phase();
+/// }
+///
+/// App::new()
+///     .add_plugins((MinimalPlugins, CircleCollidePlugins::default().build().disable::<NarrowPhasePlugin>()))
+///     .add_systems(FixedPostUpdate, my_narrow_phase.in_set(CircleCollideSystems::NarrowPhase));
+/// ```
+pub struct CircleCollidePlugins {
+    /// Schedule every phase runs in. Default `FixedPostUpdate`.
+    pub schedule: Interned<dyn ScheduleLabel>,
+}
+
+impl Default for CircleCollidePlugins {
+    fn default() -> Self {
+        Self {
+            schedule: FixedPostUpdate.intern(),
+        }
+    }
+}
+
+impl PluginGroup for CircleCollidePlugins {
+    fn build(self) -> PluginGroupBuilder {
+        let schedule = self.schedule;
+        PluginGroupBuilder::start::<Self>()
+            .add(CircleCollideCorePlugin { schedule })
+            .add(IntegratePlugin { schedule })
+            .add(BroadPhasePlugin { schedule })
+            .add(NarrowPhasePlugin { schedule })
+            .add(TimeOfImpactPlugin { schedule })
+            .add(ResolvePlugin { schedule })
+    }
+}
+
+/// Resources, messages, reflection and the ordered sets; the phases come from the other
+/// plugins of [`CircleCollidePlugins`].
+pub struct CircleCollideCorePlugin {
+    /// Schedule the sets are configured in.
+    pub schedule: Interned<dyn ScheduleLabel>,
+}
+
+impl Plugin for CircleCollideCorePlugin {
+    fn build(&self, app: &mut App) {
         app.init_resource::<CircleCollideConfig>()
             .init_resource::<CircleCollideWorld>()
             .init_resource::<CollisionDiagnostics>()
+            .init_resource::<touch::Touching>()
             .add_message::<CollisionEvent>()
+            .add_message::<CollisionStarted>()
+            .add_message::<CollisionEnded>()
             .register_type::<CircleCollider>()
             .register_type::<Velocity>()
             .register_type::<Mass>()
             .register_type::<Restitution>()
+            .register_type::<CollisionLayers>()
+            .register_type::<Sensor>()
+            .register_type::<IgnoredCollisions>()
+            .register_type::<CollidingEntities>()
             .register_type::<CollisionEventsEnabled>()
             .register_type::<CircleCollideConfig>()
             .register_type::<CollisionDiagnostics>();
         schedule::configure_sets(app, self.schedule);
-        app.add_systems(
-            self.schedule,
-            (
-                integrate::integrate.in_set(CircleCollideSystems::Integrate),
-                broad_phase::broad_phase.in_set(CircleCollideSystems::BroadPhase),
-                narrow_phase::narrow_phase.in_set(CircleCollideSystems::NarrowPhase),
-                time_of_impact::time_of_impact.in_set(CircleCollideSystems::TimeOfImpact),
-                resolve::resolve.in_set(CircleCollideSystems::Resolve),
-            ),
-        );
     }
 }
 

@@ -3,6 +3,13 @@
 use crate::world::CircleCollideWorld;
 use bevy::prelude::*;
 
+crate::schedule::phase_plugin!(
+    /// Phase 3: overlap manifolds of touching pairs.
+    NarrowPhasePlugin,
+    crate::CircleCollideSystems::NarrowPhase,
+    narrow_phase
+);
+
 /// Runs the core's narrow phase.
 pub(crate) fn narrow_phase(mut world: ResMut<CircleCollideWorld>) {
     let start = std::time::Instant::now();

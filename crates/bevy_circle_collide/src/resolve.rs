@@ -12,6 +12,13 @@ fn vec2(v: circle_collide_core::glam::DVec2) -> Vec2 {
     Vec2::new(v.x as f32, v.y as f32)
 }
 
+crate::schedule::phase_plugin!(
+    /// Phase 5: finish motion, push-out, write back, events, touch tracking.
+    ResolvePlugin,
+    crate::CircleCollideSystems::Resolve,
+    (resolve, crate::touch::track_touches).chain()
+);
+
 /// Runs the core's resolve phase, writes `Transform` (x, y) and [`Velocity`] of every
 /// simulated body (only where they changed), sends [`CollisionEvent`]s in time order and
 /// triggers [`CollisionHit`] on opted-in entities, and fills [`CollisionDiagnostics`].
@@ -116,6 +123,7 @@ fn to_event(impact: &Impact, entities: &[Entity], step: u64) -> CollisionEvent {
         normal: vec2(normal),
         impulse: impact.impulse as f32,
         approach_speed: impact.approach_speed as f32,
+        sensor: impact.sensor,
         resting: impact.resting,
     }
 }

@@ -44,3 +44,31 @@ pub(crate) fn configure_sets(app: &mut App, schedule: Interned<dyn ScheduleLabel
             .before(TransformSystems::Propagate),
     );
 }
+
+/// Defines the plugin of one phase: it adds `$systems` to `$set` in its schedule.
+/// Disable it in [`CircleCollidePlugins`](crate::CircleCollidePlugins) to remove the
+/// phase, or to replace it with your own systems in the same set.
+macro_rules! phase_plugin {
+    ($(#[$doc:meta])* $name:ident, $set:expr, $systems:expr) => {
+        $(#[$doc])*
+        pub struct $name {
+            /// Schedule the phase runs in (the same for every phase).
+            pub schedule: bevy::ecs::intern::Interned<dyn bevy::ecs::schedule::ScheduleLabel>,
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                use bevy::ecs::schedule::ScheduleLabel;
+                Self { schedule: bevy::prelude::FixedPostUpdate.intern() }
+            }
+        }
+
+        impl bevy::prelude::Plugin for $name {
+            fn build(&self, app: &mut bevy::prelude::App) {
+                use bevy::prelude::IntoScheduleConfigs;
+                app.add_systems(self.schedule, $systems.in_set($set));
+            }
+        }
+    };
+}
+pub(crate) use phase_plugin;

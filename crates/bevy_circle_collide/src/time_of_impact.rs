@@ -3,6 +3,13 @@
 use crate::world::CircleCollideWorld;
 use bevy::prelude::*;
 
+crate::schedule::phase_plugin!(
+    /// Phase 4: contact solver, exact times of impact and the in-step event loop.
+    TimeOfImpactPlugin,
+    crate::CircleCollideSystems::TimeOfImpact,
+    time_of_impact
+);
+
 /// Runs the core's in-step event loop.
 pub(crate) fn time_of_impact(mut world: ResMut<CircleCollideWorld>) {
     let start = std::time::Instant::now();

@@ -1,5 +1,6 @@
 //! Bodies: the input description, its sanitising, and the struct-of-arrays store.
 
+use crate::filter::Layers;
 use glam::DVec2;
 
 /// One circle as given to the simulation.
@@ -17,6 +18,13 @@ pub struct BodyDesc {
     pub mass: f64,
     /// Coefficient of restitution in `[0, 1]`.
     pub restitution: f64,
+    /// Collision layers. Default [`Layers::ALL`].
+    pub layers: Layers,
+    /// A sensor detects overlaps — its entry into another body is reported as an
+    /// [`Impact`](crate::Impact) with `sensor: true` at the exact time — but has no
+    /// physical response: nothing bounces off it, it passes through everything, walls
+    /// included. Default `false`.
+    pub sensor: bool,
 }
 
 impl BodyDesc {
@@ -28,12 +36,26 @@ impl BodyDesc {
             radius,
             mass,
             restitution: 1.0,
+            layers: Layers::ALL,
+            sensor: false,
         }
     }
 
     /// The same body with a velocity.
     pub fn with_velocity(mut self, velocity: DVec2) -> Self {
         self.velocity = velocity;
+        self
+    }
+
+    /// The same body with collision layers.
+    pub fn with_layers(mut self, layers: Layers) -> Self {
+        self.layers = layers;
+        self
+    }
+
+    /// The same body as a sensor (or not).
+    pub fn with_sensor(mut self, sensor: bool) -> Self {
+        self.sensor = sensor;
         self
     }
 
@@ -189,6 +211,8 @@ pub struct Bodies {
     pub(crate) radius: Vec<f64>,
     pub(crate) inv_mass: Vec<f64>,
     pub(crate) restitution: Vec<f64>,
+    pub(crate) layers: Vec<Layers>,
+    pub(crate) sensor: Vec<bool>,
     /// Step time at which `pos` is valid.
     pub(crate) time: Vec<f64>,
     /// Bumped at each impulse, to invalidate predicted events lazily.
@@ -217,6 +241,8 @@ impl Bodies {
         self.radius.clear();
         self.inv_mass.clear();
         self.restitution.clear();
+        self.layers.clear();
+        self.sensor.clear();
         self.time.clear();
         self.version.clear();
         self.box_min.clear();
@@ -235,6 +261,8 @@ impl Bodies {
             0.0
         });
         self.restitution.push(b.restitution);
+        self.layers.push(b.layers);
+        self.sensor.push(b.sensor);
         self.time.push(0.0);
         self.version.push(0);
         self.box_min.push(b.position);
@@ -265,6 +293,17 @@ impl Bodies {
     /// Restitution coefficients.
     pub fn restitutions(&self) -> &[f64] {
         &self.restitution
+    }
+
+    /// Whether either of `i`, `j` is a sensor.
+    #[inline]
+    pub(crate) fn sensor_pair(&self, i: usize, j: usize) -> bool {
+        self.sensor[i] || self.sensor[j]
+    }
+
+    /// Sensor flags.
+    pub fn sensors(&self) -> &[bool] {
+        &self.sensor
     }
 
     /// Position of body `i` at step time `t` (lazy extrapolation).

@@ -5,7 +5,8 @@ use crate::simulation::Simulation;
 
 impl Simulation {
     /// Rebuilds the grid from the swept boxes and lists the candidate pairs, each once as
-    /// `(lower, higher)`, sorted. Pairs of two static bodies are left out.
+    /// `(lower, higher)`, sorted. Pairs that do not [interact](Simulation::interacts) —
+    /// two static bodies, layers that refuse each other, excluded pairs — are left out.
     pub fn broad_phase(&mut self) {
         self.grid.rebuild(&self.bodies);
         self.collect_pairs();
@@ -14,15 +15,17 @@ impl Simulation {
     }
 
     pub(crate) fn collect_pairs(&mut self) {
-        self.pairs.clear();
-        let (grid, bodies, pairs) = (&self.grid, &self.bodies, &mut self.pairs);
-        for i in 0..bodies.len() {
-            grid.query(bodies, i, true, |j| {
-                if bodies.inv_mass[i] > 0.0 || bodies.inv_mass[j] > 0.0 {
-                    pairs.push((i.min(j) as u32, i.max(j) as u32));
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
+        for i in 0..self.bodies.len() {
+            self.grid.query(&self.bodies, i, true, |j| {
+                let (a, b) = (i.min(j) as u32, i.max(j) as u32);
+                if self.interacts(a, b) {
+                    pairs.push((a, b));
                 }
             });
         }
+        self.pairs = pairs;
         // Sorted order makes every later pass over the pairs independent of the hashing.
         self.pairs.sort_unstable();
     }

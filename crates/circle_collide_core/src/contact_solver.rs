@@ -94,6 +94,9 @@ impl Simulation {
             let slop = self.config.overlap_slop;
             for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
                 let (iu, ju) = (i as usize, j as usize);
+                if b.sensor_pair(iu, ju) {
+                    continue;
+                }
                 let m = crate::manifold::manifold(
                     b.pos[iu],
                     b.radius[iu],
@@ -118,6 +121,9 @@ impl Simulation {
         } else {
             for c in &self.contacts {
                 let (i, j) = (c.a as usize, c.b as usize);
+                if b.sensor_pair(i, j) {
+                    continue;
+                }
                 let closing = (b.vel[i] - b.vel[j]).dot(c.manifold.normal);
                 let e = combine.combine(b.restitution[i], b.restitution[j]);
                 self.resting.push(contact(
@@ -134,7 +140,7 @@ impl Simulation {
         }
         if let Some(arena) = self.config.arena {
             for i in 0..b.len() {
-                if b.inv_mass[i] == 0.0 {
+                if b.inv_mass[i] == 0.0 || b.sensor[i] {
                     continue;
                 }
                 let margin = self.config.overlap_slop * b.radius[i];
@@ -195,6 +201,7 @@ impl Simulation {
                     impulse: c.accumulated,
                     approach_speed: c.closing,
                     resting: false,
+                    sensor: false,
                 });
             }
         }

@@ -34,4 +34,6 @@ pub struct Impact {
     /// A resting impact: approach speed at or below the resting threshold, handled with
     /// restitution 0 (see [`StepConfig::resting_speed`](crate::StepConfig::resting_speed)).
     pub resting: bool,
+    /// A sensor's entry: no impulse was applied (`impulse` is 0), nothing changed course.
+    pub sensor: bool,
 }

@@ -65,13 +65,14 @@ impl Simulation {
     /// Predicts the impact of bodies `i` and `j` from step time `now`.
     fn predict_pair(&mut self, i: usize, j: usize, now: f64) {
         let b = &self.bodies;
-        if b.inv_mass[i] == 0.0 && b.inv_mass[j] == 0.0 {
-            return;
-        }
         let (i, j) = (i.min(j), i.max(j));
         let d = b.position_at(j, now) - b.position_at(i, now);
         let (w, sigma) = (b.vel[j] - b.vel[i], b.radius[i] + b.radius[j]);
-        if self.resting_speed > 0.0 {
+        if b.sensor_pair(i, j) && d.length_squared() <= sigma * sigma {
+            // A sensor reports entry only; while the pair overlaps there is nothing to report.
+            return;
+        }
+        if self.resting_speed > 0.0 && !b.sensor_pair(i, j) {
             // Touching and closing slowly: resting contact, not an impact.
             let touch = sigma + self.config.overlap_slop * b.radius[i].min(b.radius[j]);
             let dist_sq = d.length_squared();
@@ -96,7 +97,7 @@ impl Simulation {
         let (Some(arena), b) = (self.config.arena, &self.bodies) else {
             return;
         };
-        if b.inv_mass[i] == 0.0 {
+        if b.inv_mass[i] == 0.0 || b.sensor[i] {
             return;
         }
         let (p, v, r) = (b.position_at(i, now), b.vel[i], b.radius[i]);
@@ -134,6 +135,21 @@ impl Simulation {
         );
         let (vi, vj, wi, wj) = (b.vel[i], b.vel[j], b.inv_mass[i], b.inv_mass[j]);
         let approach = (vi - vj).dot(m.normal);
+        if b.sensor_pair(i, j) {
+            // Entry of a sensor: reported at its exact time, nothing changes course.
+            self.impacts.push(Impact {
+                time: t,
+                a: i as u32,
+                other: Other::Body(j as u32),
+                point: m.point,
+                normal: m.normal,
+                impulse: 0.0,
+                approach_speed: approach,
+                resting: false,
+                sensor: true,
+            });
+            return;
+        }
         let resting = approach <= resting_speed;
         let e = if resting {
             0.0
@@ -162,6 +178,7 @@ impl Simulation {
             impulse: r.impulse,
             approach_speed: r.approach_speed,
             resting,
+            sensor: false,
         });
         self.course_changed(i, t);
         self.course_changed(j, t);
@@ -197,6 +214,7 @@ impl Simulation {
             impulse: r.impulse,
             approach_speed: r.approach_speed,
             resting,
+            sensor: false,
         });
         self.course_changed(i, t);
     }
@@ -217,7 +235,9 @@ impl Simulation {
         found.sort_unstable();
         found.dedup();
         for &j in &found {
-            self.predict_pair(k, j, t);
+            if self.interacts(k as u32, j as u32) {
+                self.predict_pair(k, j, t);
+            }
         }
         self.scratch = found;
         self.predict_wall(k, t);

@@ -44,6 +44,7 @@ impl Simulation {
                 break;
             }
         }
+        self.collect_touching();
         self.stats.kinetic_energy = self.bodies.kinetic_energy();
         self.stats.momentum = self.bodies.momentum();
     }
@@ -63,7 +64,7 @@ impl Simulation {
         let b = &mut self.bodies;
         if let Some(arena) = self.config.arena {
             for i in 0..b.len() {
-                if b.inv_mass[i] == 0.0 {
+                if b.inv_mass[i] == 0.0 || b.sensor[i] {
                     continue;
                 }
                 for wall in crate::arena::Wall::ALL {
@@ -85,6 +86,7 @@ impl Simulation {
             let (iu, ju) = (i as usize, j as usize);
             let allowed = slop * b.radius[iu].min(b.radius[ju]);
             if b.inv_mass[iu] + b.inv_mass[ju] > 0.0
+                && !b.sensor_pair(iu, ju)
                 && manifold::overlaps(b.pos[iu], b.radius[iu] - allowed, b.pos[ju], b.radius[ju])
             {
                 deep.push((up.dot(b.pos[iu] + b.pos[ju]), i, j));
@@ -94,7 +96,7 @@ impl Simulation {
             deep.clear();
             for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
                 let (iu, ju) = (i as usize, j as usize);
-                if b.inv_mass[iu] + b.inv_mass[ju] > 0.0 {
+                if b.inv_mass[iu] + b.inv_mass[ju] > 0.0 && !b.sensor_pair(iu, ju) {
                     deep.push((up.dot(b.pos[iu] + b.pos[ju]), i, j));
                 }
             }
@@ -136,5 +138,32 @@ impl Simulation {
         self.overlapping = deep;
         self.stats.overlaps_fixed += moved;
         moved > 0
+    }
+
+    /// Pairs touching now (within the slop), plus pairs that had an impact this step.
+    fn collect_touching(&mut self) {
+        let mut touching = std::mem::take(&mut self.touching);
+        touching.clear();
+        let b = &self.bodies;
+        let slop = self.config.overlap_slop;
+        for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
+            let (iu, ju) = (i as usize, j as usize);
+            let margin = if b.sensor_pair(iu, ju) {
+                0.0
+            } else {
+                slop * b.radius[iu].min(b.radius[ju])
+            };
+            if manifold::overlaps(b.pos[iu], b.radius[iu] + margin, b.pos[ju], b.radius[ju]) {
+                touching.push((i, j));
+            }
+        }
+        for impact in &self.impacts {
+            if let crate::events::Other::Body(j) = impact.other {
+                touching.push((impact.a.min(j), impact.a.max(j)));
+            }
+        }
+        touching.sort_unstable();
+        touching.dedup();
+        self.touching = touching;
     }
 }

@@ -67,6 +67,10 @@ pub struct Simulation {
     pub(crate) resting: Vec<crate::contact_solver::RestingContact>,
     /// Touching pairs met during the event loop and left to the push-out.
     pub(crate) late_pairs: Vec<(u32, u32)>,
+    /// Pairs told never to interact ([`Simulation::exclude_pair`]).
+    pub(crate) excluded: std::collections::HashSet<u64>,
+    /// Pairs touching at the end of the step, or that had an impact during it.
+    pub(crate) touching: Vec<(u32, u32)>,
     /// Problems found by the push-out this step.
     pub(crate) step_issues: Vec<(u32, InputIssues)>,
     /// Scratch of the push-out: (height, pair) of overlaps beyond the slop.
@@ -95,9 +99,32 @@ impl Simulation {
         Ok((self.bodies.push(&desc), issues))
     }
 
-    /// Removes every body (keeps the allocations).
+    /// Removes every body and every pair exclusion (keeps the allocations).
     pub fn clear_bodies(&mut self) {
         self.bodies.clear();
+        self.excluded.clear();
+    }
+
+    /// Makes bodies `i` and `j` ignore each other (until [`clear_bodies`](Self::clear_bodies)).
+    pub fn exclude_pair(&mut self, i: u32, j: u32) {
+        self.excluded.insert(crate::filter::pair_key(i, j));
+    }
+
+    /// Whether bodies `i` and `j` interact at all: layers accept each other, the pair is
+    /// not excluded, and at least one is dynamic (or one is a sensor).
+    #[inline]
+    pub fn interacts(&self, i: u32, j: u32) -> bool {
+        let (iu, ju) = (i as usize, j as usize);
+        let b = &self.bodies;
+        (b.inv_mass[iu] > 0.0 || b.inv_mass[ju] > 0.0 || b.sensor_pair(iu, ju))
+            && b.layers[iu].interacts(b.layers[ju])
+            && (self.excluded.is_empty() || !self.excluded.contains(&crate::filter::pair_key(i, j)))
+    }
+
+    /// Pairs `(lower, higher)` touching (within the slop) at the end of the last step, or
+    /// that had an impact during it, sorted. Sensor pairs count while they overlap.
+    pub fn touching_pairs(&self) -> &[(u32, u32)] {
+        &self.touching
     }
 
     /// The bodies.

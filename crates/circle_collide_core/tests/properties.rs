@@ -24,13 +24,7 @@ fn body(cell: usize) -> impl Strategy<Value = BodyDesc> {
             } else {
                 DVec2::ZERO
             };
-            BodyDesc {
-                position: p,
-                velocity: v,
-                radius: r,
-                mass: m,
-                restitution: e,
-            }
+            BodyDesc::new(p, r, m).with_velocity(v).with_restitution(e)
         })
 }
 
@@ -106,7 +100,7 @@ proptest! {
         let mut sim = Simulation::new(config);
         for (x, r, v, m, e) in raw {
             // Several bodies share x = y: coincident centres are common.
-            let _ = sim.add_body(BodyDesc { position: DVec2::splat(x), velocity: DVec2::new(v, -v), radius: r, mass: m, restitution: e });
+            let _ = sim.add_body(BodyDesc { velocity: DVec2::new(v, -v), restitution: e, ..BodyDesc::new(DVec2::splat(x), r, m) });
         }
         for _ in 0..30 {
             sim.step(1.0 / 60.0);

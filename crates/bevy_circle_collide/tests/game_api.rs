@@ -1,0 +1,297 @@
+//! Layers, exclusions, sensors, touch start/end, CollidingEntities, the plugin group.
+
+mod common;
+use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
+use bevy::prelude::*;
+use bevy_circle_collide::core::scenes;
+use bevy_circle_collide::prelude::*;
+use bevy_circle_collide::{
+    BroadPhasePlugin, IntegratePlugin, NarrowPhasePlugin, ResolvePlugin, TimeOfImpactPlugin,
+};
+use common::*;
+
+#[derive(Resource, Default)]
+struct Touches(Vec<(bool, Entity, Entity)>);
+
+fn record_touches(
+    mut s: MessageReader<CollisionStarted>,
+    mut e: MessageReader<CollisionEnded>,
+    mut out: ResMut<Touches>,
+) {
+    out.0.extend(s.read().map(|m| (true, m.a, m.b)));
+    out.0.extend(e.read().map(|m| (false, m.a, m.b)));
+}
+
+fn app_with_touches() -> App {
+    let mut app = app();
+    app.init_resource::<Touches>()
+        .add_systems(Update, record_touches);
+    app
+}
+
+#[test]
+fn filtered_and_ignored_pairs_pass_through_each_other() {
+    let mut app = app_with_touches();
+    // Lane 1: layers refuse each other (a is in layer 1, b only collides with layer 2).
+    let a = spawn(&mut app, Vec2::ZERO, Vec2::new(2.0, 0.0), 0.5, Mass::Auto);
+    let b = spawn(
+        &mut app,
+        Vec2::new(3.0, 0.0),
+        Vec2::new(-2.0, 0.0),
+        0.5,
+        Mass::Auto,
+    );
+    app.world_mut()
+        .entity_mut(a)
+        .insert(CollisionLayers::new(1, u32::MAX));
+    app.world_mut()
+        .entity_mut(b)
+        .insert(CollisionLayers::new(2, 2));
+    // Lane 2: an explicit exclusion listed on one side only.
+    let c = spawn(
+        &mut app,
+        Vec2::new(0.0, 5.0),
+        Vec2::new(2.0, 0.0),
+        0.5,
+        Mass::Auto,
+    );
+    let d = spawn(
+        &mut app,
+        Vec2::new(3.0, 5.0),
+        Vec2::new(-2.0, 0.0),
+        0.5,
+        Mass::Auto,
+    );
+    app.world_mut()
+        .entity_mut(d)
+        .insert(IgnoredCollisions(vec![c]));
+    // Lane 3: default layers still collide.
+    let e = spawn(
+        &mut app,
+        Vec2::new(0.0, 10.0),
+        Vec2::new(2.0, 0.0),
+        0.5,
+        Mass::Auto,
+    );
+    let f = spawn(
+        &mut app,
+        Vec2::new(3.0, 10.0),
+        Vec2::new(-2.0, 0.0),
+        0.5,
+        Mass::Auto,
+    );
+    steps(&mut app, 60);
+    for (x, y) in [(a, b), (c, d)] {
+        assert_eq!(vel(&app, x), Vec2::new(2.0, 0.0));
+        assert_eq!(vel(&app, y), Vec2::new(-2.0, 0.0));
+        assert!(pos(&app, x).x > pos(&app, y).x, "passed through");
+    }
+    assert_eq!(
+        (vel(&app, e), vel(&app, f)),
+        (Vec2::new(-2.0, 0.0), Vec2::new(2.0, 0.0))
+    );
+    let ev = events(&mut app);
+    assert_eq!(ev.len(), 1);
+    assert_eq!(ev[0].a, e.min(f));
+    let t = &app.world().resource::<Touches>().0;
+    assert!(
+        t.iter()
+            .all(|(_, x, y)| [*x, *y].contains(&e) && [*x, *y].contains(&f)),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn sensors_report_exact_entry_and_never_change_velocities() {
+    let mut app = app_with_touches();
+    app.world_mut().resource_mut::<CircleCollideConfig>().arena = Some(ArenaConfig {
+        min: Vec2::splat(-4.0),
+        max: Vec2::splat(4.0),
+        restitution: 1.0,
+    });
+    let coin = spawn(&mut app, Vec2::ZERO, Vec2::ZERO, 1.0, Mass::Static);
+    app.world_mut().entity_mut(coin).insert(Sensor);
+    let ball = spawn(
+        &mut app,
+        Vec2::new(-3.0, 0.3),
+        Vec2::new(3.0, 0.0),
+        0.5,
+        Mass::Auto,
+    );
+    // A moving sensor crossing the wall: sensors ignore walls.
+    let ghost = spawn(
+        &mut app,
+        Vec2::new(3.0, 3.0),
+        Vec2::new(3.0, 0.0),
+        0.5,
+        Mass::Auto,
+    );
+    app.world_mut().entity_mut(ghost).insert(Sensor);
+    // 150 steps: in at ~0.53 s, out at ~1.49 s, right wall at 2.17 s, back at the coin
+    // only after 2.8 s.
+    steps(&mut app, 150);
+    let ev = events(&mut app);
+    let entry: Vec<_> = ev.iter().filter(|e| e.sensor).collect();
+    assert_eq!(entry.len(), 1, "{ev:?}");
+    // Contact when |(-3 + 3t, 0.3)| = 1.5: t = (3 − √(1.5² − 0.3²)) / 3.
+    let exact = (3.0 - (1.5f64 * 1.5 - 0.09).sqrt()) / 3.0;
+    let measured = entry[0].step as f64 * dt() + f64::from(entry[0].time);
+    assert!(
+        ((measured - exact) / exact).abs() < 1e-6,
+        "{measured} vs {exact}"
+    );
+    assert_eq!(entry[0].impulse, 0.0);
+    assert_eq!(
+        vel(&app, ball),
+        Vec2::new(-3.0, 0.0),
+        "a sensor never pushes; the wall does"
+    );
+    assert_eq!(pos(&app, coin), Vec2::ZERO);
+    assert!(pos(&app, ghost).x > 4.0, "sensors ignore walls");
+    // The ball hit the right wall after leaving the coin: one real impact.
+    assert_eq!(ev.iter().filter(|e| !e.sensor).count(), 1);
+    let t = &app.world().resource::<Touches>().0;
+    let (lo, hi) = (coin.min(ball), coin.max(ball));
+    assert_eq!(
+        t.iter().filter(|x| **x == (true, lo, hi)).count(),
+        1,
+        "{t:?}"
+    );
+    assert_eq!(
+        t.iter().filter(|x| **x == (false, lo, hi)).count(),
+        1,
+        "{t:?}"
+    );
+}
+
+#[test]
+fn starts_and_ends_balance_in_a_gas_and_on_despawn() {
+    let mut app = app_with_touches();
+    let ids = spawn_scene(&mut app, &scenes::gas(300, 0.3, 10.0));
+    let watched = ids[7];
+    app.world_mut()
+        .entity_mut(watched)
+        .insert(CollidingEntities::default());
+    let mut saw_contact = false;
+    for _ in 0..300 {
+        steps(&mut app, 1);
+        saw_contact |= !app
+            .world()
+            .get::<CollidingEntities>(watched)
+            .unwrap()
+            .is_empty();
+    }
+    assert!(saw_contact);
+    // Despawn half the bodies, then everything: every start gets its end.
+    for e in ids.iter().step_by(2) {
+        app.world_mut().despawn(*e);
+    }
+    steps(&mut app, 5);
+    for e in ids.iter().skip(1).step_by(2) {
+        app.world_mut().despawn(*e);
+    }
+    steps(&mut app, 1);
+    let t = &app.world().resource::<Touches>().0;
+    let mut open = std::collections::HashSet::new();
+    for (start, a, b) in t {
+        assert!(a < b);
+        if *start {
+            assert!(open.insert((*a, *b)), "started twice without an end");
+        } else {
+            assert!(open.remove(&(*a, *b)), "ended without a start");
+        }
+    }
+    assert!(open.is_empty(), "{} pairs never ended", open.len());
+    assert!(t.len() > 1000, "a gas touches a lot: {}", t.len());
+}
+
+#[test]
+fn resting_pair_starts_once_and_colliding_entities_lists_it() {
+    let mut app = app_with_touches();
+    let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
+    config.gravity = Vec2::new(0.0, -9.81);
+    config.default_restitution = 0.0;
+    config.arena = Some(ArenaConfig {
+        min: Vec2::ZERO,
+        max: Vec2::splat(10.0),
+        restitution: 0.0,
+    });
+    let low = spawn(&mut app, Vec2::new(5.0, 0.5), Vec2::ZERO, 0.5, Mass::Auto);
+    let high = spawn(&mut app, Vec2::new(5.0, 1.5), Vec2::ZERO, 0.5, Mass::Auto);
+    app.world_mut()
+        .entity_mut(low)
+        .insert(CollidingEntities::default());
+    steps(&mut app, 120);
+    let t = &app.world().resource::<Touches>().0;
+    assert_eq!(t, &vec![(true, low.min(high), low.max(high))]);
+    let c = app.world().get::<CollidingEntities>(low).unwrap();
+    assert_eq!(c.iter().copied().collect::<Vec<_>>(), vec![high]);
+    assert!(events(&mut app).is_empty(), "resting sends no impacts");
+}
+
+fn initialize_without_ambiguity(app: &mut App) {
+    app.edit_schedule(FixedPostUpdate, |s| {
+        s.set_build_settings(ScheduleBuildSettings {
+            ambiguity_detection: LogLevel::Error,
+            ..default()
+        });
+    });
+    app.world_mut()
+        .schedule_scope(FixedPostUpdate, |world, schedule| {
+            schedule.initialize(world).map(|_| ())
+        })
+        .expect("no ambiguities");
+}
+
+#[test]
+fn plugin_group_with_a_phase_disabled_or_replaced_builds_without_ambiguities() {
+    type Disable = fn(bevy::app::PluginGroupBuilder) -> bevy::app::PluginGroupBuilder;
+    let variants: [Disable; 5] = [
+        |g| g.disable::<IntegratePlugin>(),
+        |g| g.disable::<BroadPhasePlugin>(),
+        |g| g.disable::<NarrowPhasePlugin>(),
+        |g| g.disable::<TimeOfImpactPlugin>(),
+        |g| g.disable::<ResolvePlugin>(),
+    ];
+    for disable in variants {
+        let mut app = App::new();
+        app.add_plugins((
+            MinimalPlugins,
+            disable(CircleCollidePlugins::default().build()),
+        ));
+        initialize_without_ambiguity(&mut app);
+        app.update();
+    }
+    // Narrow phase replaced by a user system in the same set: the step still works.
+    let mut app = App::new();
+    app.add_plugins((
+        MinimalPlugins,
+        CircleCollidePlugins::default()
+            .build()
+            .disable::<NarrowPhasePlugin>(),
+    ))
+    .add_systems(
+        FixedPostUpdate,
+        (|mut w: ResMut<bevy_circle_collide::CircleCollideWorld>| {
+            w.simulation_mut().narrow_phase()
+        })
+        .in_set(CircleCollideSystems::NarrowPhase),
+    )
+    .insert_resource(Time::<Fixed>::from_hz(60.0))
+    .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
+        Time::<Fixed>::from_hz(60.0).timestep(),
+    ));
+    initialize_without_ambiguity(&mut app);
+    let a = app
+        .world_mut()
+        .spawn((CircleCollider::new(0.5), Velocity(Vec2::X)))
+        .id();
+    let b = app
+        .world_mut()
+        .spawn((CircleCollider::new(0.5), Transform::from_xyz(2.0, 0.0, 0.0)))
+        .id();
+    for _ in 0..90 {
+        app.update();
+    }
+    assert_eq!((vel(&app, a), vel(&app, b)), (Vec2::ZERO, Vec2::X));
+}
