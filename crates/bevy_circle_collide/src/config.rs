@@ -5,6 +5,15 @@ use circle_collide_core::glam::DVec2;
 use circle_collide_core::{Arena, RestitutionCombine, StepConfig};
 
 /// An axis-aligned box that keeps every circle inside it.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// // A 20 × 10 room whose walls bounce with each body's own restitution.
+/// let arena = ArenaConfig { min: Vec2::ZERO, max: Vec2::new(20.0, 10.0), restitution: 0.0 };
+/// let config = CircleCollideConfig { arena: Some(arena), ..default() };
+/// # assert!(config.arena.is_some());
+/// ```
 #[derive(Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Debug, PartialEq)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
@@ -19,6 +28,14 @@ pub struct ArenaConfig {
 }
 
 /// How two restitutions combine (mirror of the core's rule, reflectable).
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// // Pool: the softer of ball and cushion decides.
+/// let config = CircleCollideConfig { restitution_combine: CombineRule::Min, ..default() };
+/// # assert_eq!(config.restitution_combine, CombineRule::Min);
+/// ```
 #[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]

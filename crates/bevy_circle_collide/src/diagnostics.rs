@@ -3,6 +3,15 @@
 use bevy::prelude::*;
 
 /// What the last step did, plus running totals. Updated at the end of every step.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// fn energy_hud(d: Res<CollisionDiagnostics>) {
+///     info!("step {}: {} impacts, kinetic energy {:.3}", d.step, d.impacts, d.kinetic_energy);
+/// }
+/// # App::new().add_systems(Update, energy_hud);
+/// ```
 #[derive(Resource, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Resource, Debug, Default)]
 pub struct CollisionDiagnostics {

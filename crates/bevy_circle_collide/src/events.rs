@@ -5,6 +5,19 @@ use bevy::prelude::*;
 use circle_collide_core::Wall;
 
 /// What a body collided with.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// fn floor_hits(mut hits: MessageReader<CollisionEvent>) {
+///     for hit in hits.read() {
+///         if hit.b == CollisionTarget::Wall(Wall::Bottom) {
+///             info!("{} landed at {}", hit.a, hit.point);
+///         }
+///     }
+/// }
+/// # App::new().add_systems(Update, floor_hits);
+/// ```
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Debug, PartialEq)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
@@ -64,6 +77,19 @@ pub struct CollisionEvent {
 /// [`CollisionEventsEnabled`](crate::CollisionEventsEnabled) for each of its impacts.
 /// `entity` is the observed entity (the target); `other` is what it hit; `normal`
 /// points from the target towards the other. Sent after the step's messages are written.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// # let mut world = World::new();
+/// world
+///     .spawn((CircleCollider::new(0.5), CollisionEventsEnabled))
+///     .observe(|hit: On<CollisionHit>, mut commands: Commands| {
+///         if hit.impulse > 10.0 {
+///             commands.entity(hit.entity).despawn(); // shattered
+///         }
+///     });
+/// ```
 #[derive(EntityEvent, Clone, Copy, Debug, PartialEq)]
 pub struct CollisionHit {
     /// The entity that opted in (the event's target).
@@ -108,6 +134,17 @@ pub struct CollisionStarted {
 
 /// Two colliders that were touching no longer are — they moved apart, one was
 /// despawned or lost its collider, or the pair stopped interacting. `a < b`.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// fn on_leave(mut ended: MessageReader<CollisionEnded>) {
+///     for CollisionEnded { a, b } in ended.read() {
+///         info!("{a} and {b} parted");
+///     }
+/// }
+/// # App::new().add_systems(Update, on_leave);
+/// ```
 #[derive(Message, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Debug, PartialEq)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]

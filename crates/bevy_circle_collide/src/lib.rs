@@ -223,7 +223,16 @@ impl PluginGroup for CircleCollidePlugins {
 }
 
 /// Resources, messages, reflection and the ordered sets; the phases come from the other
-/// plugins of [`CircleCollidePlugins`].
+/// plugins of [`CircleCollidePlugins`]. Added by the group; on its own it steps nothing:
+///
+/// ```
+/// # use bevy::prelude::*;
+/// use bevy::ecs::schedule::ScheduleLabel;
+/// use bevy_circle_collide::{CircleCollideCorePlugin, CircleCollideConfig};
+/// let mut app = App::new();
+/// app.add_plugins((MinimalPlugins, CircleCollideCorePlugin { schedule: FixedPostUpdate.intern() }));
+/// assert!(app.world().contains_resource::<CircleCollideConfig>());
+/// ```
 pub struct CircleCollideCorePlugin {
     /// Schedule the sets are configured in.
     pub schedule: Interned<dyn ScheduleLabel>,

@@ -9,6 +9,17 @@ use bevy::transform::TransformSystems;
 /// (default `FixedPostUpdate`), before transform propagation. Order your own systems
 /// against them, e.g. `.before(CircleCollideSystems::Integrate)` to set velocities for
 /// this step, `.after(CircleCollideSystems::Resolve)` to see its results.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// fn thrusters(mut q: Query<&mut Velocity>) {
+///     for mut v in &mut q {
+///         v.0 *= 1.01;
+///     }
+/// }
+/// App::new().add_systems(FixedPostUpdate, thrusters.before(CircleCollideSystems::Integrate));
+/// ```
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CircleCollideSystems {
     /// Gather bodies from the ECS, validate them, apply gravity, compute swept boxes.
@@ -51,6 +62,16 @@ pub(crate) fn configure_sets(app: &mut App, schedule: Interned<dyn ScheduleLabel
 macro_rules! phase_plugin {
     ($(#[$doc:meta])* $name:ident, $set:expr, $systems:expr) => {
         $(#[$doc])*
+        ///
+        /// Part of [`CircleCollidePlugins`](crate::CircleCollidePlugins); disable it there
+        /// to drop or replace the phase:
+        ///
+        /// ```
+        /// # use bevy::prelude::*;
+        /// # use bevy_circle_collide::prelude::*;
+        #[doc = concat!("let group = CircleCollidePlugins::default().build().disable::<bevy_circle_collide::", stringify!($name), ">();")]
+        /// App::new().add_plugins((MinimalPlugins, group));
+        /// ```
         pub struct $name {
             /// Schedule the phase runs in (the same for every phase).
             pub schedule: bevy::ecs::intern::Interned<dyn bevy::ecs::schedule::ScheduleLabel>,

@@ -7,6 +7,18 @@ use circle_collide_core::Simulation;
 /// The bodies of the current step in the core's struct-of-arrays form, with the entity of
 /// each. Filled by the integrate phase from the ECS, written back by the resolve phase.
 /// Read it (for debug drawing, tools) with `Res<CircleCollideWorld>`.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// use bevy_circle_collide::CircleCollideWorld;
+/// fn fastest(world: Res<CircleCollideWorld>) {
+///     let sim = world.simulation();
+///     if let Some((i, v)) = sim.bodies().velocities().iter().enumerate().max_by(|a, b| a.1.length().total_cmp(&b.1.length())) {
+///         info!("fastest: {} at {}", world.entity(i as u32), v.length());
+///     }
+/// }
+/// # App::new().add_systems(Update, fastest);
+/// ```
 #[derive(Resource, Default)]
 pub struct CircleCollideWorld {
     pub(crate) sim: Simulation,
