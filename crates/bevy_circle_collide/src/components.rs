@@ -104,6 +104,7 @@ pub struct Restitution(pub f32);
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollisionEventsEnabled;
 
 /// Collision layers: up to 32 layers as bit masks. Two colliders interact only when each
@@ -170,6 +171,7 @@ impl Default for CollisionLayers {
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sensor;
 
 /// The entities this collider ignores: no pair of it with any of them interacts (on
@@ -186,6 +188,7 @@ pub struct Sensor;
 /// ```
 #[derive(Component, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Component, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct IgnoredCollisions(pub Vec<Entity>);
 
 /// Opt-in: the colliders this entity touches or overlaps after the last step (updated

@@ -14,6 +14,7 @@ use bevy::prelude::*;
 /// ```
 #[derive(Resource, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Resource, Debug, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollisionDiagnostics {
     /// Steps run since start.
     pub step: u64,

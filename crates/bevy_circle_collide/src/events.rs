@@ -91,6 +91,7 @@ pub struct CollisionEvent {
 ///     });
 /// ```
 #[derive(EntityEvent, Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct CollisionHit {
     /// The entity that opted in (the event's target).
     pub entity: Entity,

@@ -97,6 +97,8 @@
 mod broad_phase;
 mod components;
 mod config;
+#[cfg(feature = "debug-render")]
+mod debug;
 mod diagnostics;
 mod events;
 mod integrate;
@@ -114,6 +116,8 @@ pub use components::{
     Mass, Restitution, Sensor, Velocity,
 };
 pub use config::{ArenaConfig, CircleCollideConfig, CombineRule};
+#[cfg(feature = "debug-render")]
+pub use debug::{CircleCollideDebugConfig, CircleCollideDebugPlugin};
 pub use diagnostics::CollisionDiagnostics;
 pub use events::{CollisionEnded, CollisionEvent, CollisionHit, CollisionStarted, CollisionTarget};
 pub use integrate::IntegratePlugin;
