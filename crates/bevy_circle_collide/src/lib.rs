@@ -103,6 +103,8 @@ mod diagnostics;
 mod events;
 mod integrate;
 mod narrow_phase;
+#[cfg(feature = "serialize")]
+pub mod preset;
 mod resolve;
 mod schedule;
 mod time_of_impact;
