@@ -196,7 +196,9 @@ impl SceneSpec {
             }
             SceneKind::Bullet => {
                 let row = n.saturating_sub(1).max(1);
-                let right = 2.0 * row as f32 * hi + 4.0 * hi;
+                // Touching up to a hair (1e-4 r), so f32 rounding never makes them overlap.
+                let pitch = 2.0001 * hi;
+                let right = pitch * row as f32 + 4.0 * hi;
                 bodies.push(SpawnBody {
                     position: Vec2::new(hi, 4.0 * hi),
                     velocity: Vec2::new(self.speed, 0.0),
@@ -205,7 +207,7 @@ impl SceneSpec {
                 });
                 for k in 0..row {
                     bodies.push(SpawnBody {
-                        position: Vec2::new(right - hi - 2.0 * hi * k as f32, 4.0 * hi),
+                        position: Vec2::new(right - hi - pitch * k as f32, 4.0 * hi),
                         velocity: Vec2::ZERO,
                         radius: hi,
                         mass: Mass::Auto,
