@@ -30,6 +30,8 @@ pub struct CircleCollideDebugConfig {
     pub contacts: bool,
     /// How long an impact stays drawn, seconds. Default `0.5`.
     pub contact_lifetime: f32,
+    /// Length of a drawn contact normal, world units. Default `0.4`.
+    pub contact_size: f32,
     /// The broad-phase grid over the arena (or the bodies' bounds). Default `false`.
     pub grid: bool,
     /// The arena walls. Default `true`.
@@ -44,6 +46,7 @@ impl Default for CircleCollideDebugConfig {
             velocity_scale: 0.25,
             contacts: true,
             contact_lifetime: 0.5,
+            contact_size: 0.4,
             grid: false,
             arena: true,
         }
@@ -124,10 +127,14 @@ fn draw(
             let fade = (left / debug.contact_lifetime).clamp(0.0, 1.0);
             gizmos.circle_2d(
                 Isometry2d::from_translation(*point),
-                0.08,
+                0.15 * debug.contact_size,
                 css::RED.with_alpha(fade),
             );
-            gizmos.arrow_2d(*point, *point + *normal * 0.6, css::RED.with_alpha(fade));
+            gizmos.arrow_2d(
+                *point,
+                *point + *normal * debug.contact_size,
+                css::RED.with_alpha(fade),
+            );
         }
     }
     let bounds = config.arena.map(|a| (a.min, a.max)).or_else(|| {

@@ -1,0 +1,493 @@
+//! The egui side panel: time, configuration, scene, presets, debug drawing, selection,
+//! statistics with plots, recent events.
+
+use crate::camera::{FitRequest, PointerOverUi};
+use crate::spawner::{self, ColorMode, Inspector};
+use crate::stats::History;
+use bevy::camera::Viewport;
+use bevy::prelude::*;
+use bevy::window::PrimaryWindow;
+use bevy_circle_collide::CircleCollideDebugConfig;
+use bevy_circle_collide::prelude::*;
+use bevy_circle_collide::preset::SceneKind;
+use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
+use egui_plot::{Line, Plot};
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(EguiPrimaryContextPass, panel);
+}
+
+/// Everything the panel edits, bundled to keep the system signature readable.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Editables<'w, 's> {
+    config: ResMut<'w, CircleCollideConfig>,
+    debug: ResMut<'w, CircleCollideDebugConfig>,
+    inspector: ResMut<'w, Inspector>,
+    virtual_time: ResMut<'w, Time<Virtual>>,
+    fixed_time: ResMut<'w, Time<Fixed>>,
+    fit: ResMut<'w, FitRequest>,
+    bodies: Query<
+        'w,
+        's,
+        (
+            &'static mut CircleCollider,
+            &'static mut Mass,
+            &'static mut Velocity,
+            Option<&'static mut Restitution>,
+        ),
+    >,
+    commands: Commands<'w, 's>,
+}
+
+fn panel(
+    mut contexts: EguiContexts,
+    mut e: Editables,
+    diag: Res<CollisionDiagnostics>,
+    history: Res<History>,
+    mut over_ui: ResMut<PointerOverUi>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    mut camera: Single<&mut Camera, Without<bevy_egui::PrimaryEguiContext>>,
+) -> Result {
+    let ctx = contexts.ctx_mut()?;
+    over_ui.0 = ctx.is_pointer_over_egui() || ctx.egui_wants_pointer_input();
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "inspector_root".into(),
+        egui::UiBuilder::new()
+            .layer_id(egui::LayerId::background())
+            .max_rect(ctx.viewport_rect()),
+    );
+    let width = egui::Panel::left("inspector")
+        .resizable(true)
+        .default_size(360.0)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                ui.heading("bevy_circle_collide");
+                time_section(ui, &mut e);
+                config_section(ui, &mut e);
+                scene_section(ui, &mut e);
+                presets_section(ui, &mut e);
+                debug_section(ui, &mut e);
+                selection_section(ui, &mut e);
+                stats_section(ui, &diag, &history);
+            });
+        })
+        .response
+        .rect
+        .width();
+    // The scene is drawn right of the panel.
+    let left = (width * window.scale_factor()) as u32;
+    let size = UVec2::new(
+        window.physical_width().saturating_sub(left).max(1),
+        window.physical_height().max(1),
+    );
+    let viewport = Viewport {
+        physical_position: UVec2::new(left, 0),
+        physical_size: size,
+        ..default()
+    };
+    if camera
+        .viewport
+        .as_ref()
+        .map(|v| (v.physical_position, v.physical_size))
+        != Some((viewport.physical_position, size))
+    {
+        camera.viewport = Some(viewport);
+        e.fit.0 = true;
+    }
+    Ok(())
+}
+
+fn time_section(ui: &mut egui::Ui, e: &mut Editables) {
+    ui.horizontal(|ui| {
+        let paused = e.virtual_time.is_paused();
+        if ui
+            .button(if paused { "▶ Run" } else { "⏸ Pause" })
+            .clicked()
+        {
+            if paused {
+                e.virtual_time.unpause()
+            } else {
+                e.virtual_time.pause()
+            }
+        }
+        if ui.add_enabled(paused, egui::Button::new("Step")).clicked() {
+            let step = e.fixed_time.timestep();
+            e.fixed_time.accumulate_overstep(step);
+        }
+        if ui.button("Respawn").clicked() {
+            e.inspector.respawn = true;
+        }
+        if ui.button("Fit view").clicked() {
+            e.fit.0 = true;
+        }
+    });
+    let mut speed = e.virtual_time.relative_speed();
+    if ui
+        .add(
+            egui::Slider::new(&mut speed, 0.05..=4.0)
+                .logarithmic(true)
+                .text("time scale"),
+        )
+        .changed()
+    {
+        e.virtual_time.set_relative_speed(speed);
+    }
+}
+
+fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
+    egui::CollapsingHeader::new("Collision config")
+        .default_open(true)
+        .show(ui, |ui| {
+            let c = &mut *e.config;
+            egui::Grid::new("config").num_columns(2).show(ui, |ui| {
+                ui.label("gravity x, y");
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut c.gravity.x).speed(0.1));
+                    ui.add(egui::DragValue::new(&mut c.gravity.y).speed(0.1));
+                });
+                ui.end_row();
+                ui.label("default restitution");
+                ui.add(egui::Slider::new(&mut c.default_restitution, 0.0..=1.0));
+                ui.end_row();
+                ui.label("restitution rule");
+                egui::ComboBox::from_id_salt("combine")
+                    .selected_text(format!("{:?}", c.restitution_combine))
+                    .show_ui(ui, |ui| {
+                        for rule in [
+                            CombineRule::Max,
+                            CombineRule::Min,
+                            CombineRule::Average,
+                            CombineRule::Multiply,
+                        ] {
+                            ui.selectable_value(
+                                &mut c.restitution_combine,
+                                rule,
+                                format!("{rule:?}"),
+                            );
+                        }
+                    });
+                ui.end_row();
+                ui.label("density");
+                ui.add(
+                    egui::DragValue::new(&mut c.density)
+                        .speed(0.01)
+                        .range(0.001..=1000.0),
+                );
+                ui.end_row();
+                ui.label("overlap slop (× r)");
+                ui.add(egui::Slider::new(&mut c.overlap_slop, 0.0..=0.1));
+                ui.end_row();
+                ui.label("push-out passes");
+                ui.add(egui::Slider::new(&mut c.separation_iterations, 0..=32));
+                ui.end_row();
+                ui.label("contact passes");
+                ui.add(egui::Slider::new(&mut c.contact_iterations, 0..=32));
+                ui.end_row();
+                ui.label("shock propagation");
+                ui.checkbox(&mut c.shock_propagation, "");
+                ui.end_row();
+                ui.label("impact cap per body");
+                ui.add(egui::Slider::new(&mut c.max_impacts_per_body, 1..=256).logarithmic(true));
+                ui.end_row();
+                ui.label("resting speed");
+                ui.horizontal(|ui| {
+                    let mut auto = c.resting_speed.is_none();
+                    if ui.checkbox(&mut auto, "auto (2|g|dt)").changed() {
+                        c.resting_speed = if auto { None } else { Some(0.3) };
+                    }
+                    if let Some(s) = &mut c.resting_speed {
+                        ui.add(egui::DragValue::new(s).speed(0.01).range(0.0..=100.0));
+                    }
+                });
+                ui.end_row();
+                ui.label("report resting impacts");
+                ui.checkbox(&mut c.report_resting_impacts, "");
+                ui.end_row();
+                ui.label("max speed");
+                ui.add(
+                    egui::DragValue::new(&mut c.max_speed)
+                        .speed(100.0)
+                        .range(1.0..=1e7),
+                );
+                ui.end_row();
+                if let Some(a) = &mut c.arena {
+                    ui.label("arena max x, y");
+                    ui.horizontal(|ui| {
+                        ui.add(egui::DragValue::new(&mut a.max.x).speed(0.1));
+                        ui.add(egui::DragValue::new(&mut a.max.y).speed(0.1));
+                    });
+                    ui.end_row();
+                    ui.label("wall restitution");
+                    ui.add(egui::Slider::new(&mut a.restitution, 0.0..=1.0));
+                    ui.end_row();
+                }
+            });
+        });
+}
+
+fn scene_section(ui: &mut egui::Ui, e: &mut Editables) {
+    egui::CollapsingHeader::new("Spawner")
+        .default_open(true)
+        .show(ui, |ui| {
+            let s = &mut e.inspector.preset.scene;
+            egui::Grid::new("scene").num_columns(2).show(ui, |ui| {
+                ui.label("scene");
+                egui::ComboBox::from_id_salt("kind")
+                    .selected_text(format!("{:?}", s.kind))
+                    .show_ui(ui, |ui| {
+                        for kind in [
+                            SceneKind::Gas,
+                            SceneKind::Pile,
+                            SceneKind::Billiards,
+                            SceneKind::Cradle,
+                            SceneKind::Bullet,
+                        ] {
+                            ui.selectable_value(&mut s.kind, kind, format!("{kind:?}"));
+                        }
+                    });
+                ui.end_row();
+                ui.label("bodies");
+                ui.add(
+                    egui::DragValue::new(&mut s.count)
+                        .speed(10.0)
+                        .range(1..=200_000),
+                );
+                ui.end_row();
+                ui.label("radius min, max");
+                ui.horizontal(|ui| {
+                    ui.add(
+                        egui::DragValue::new(&mut s.radius[0])
+                            .speed(0.01)
+                            .range(0.01..=50.0),
+                    );
+                    ui.add(
+                        egui::DragValue::new(&mut s.radius[1])
+                            .speed(0.01)
+                            .range(0.01..=50.0),
+                    );
+                });
+                ui.end_row();
+                ui.label("mass");
+                ui.horizontal(|ui| {
+                    let mut auto = s.mass.is_none();
+                    if ui.checkbox(&mut auto, "density × area").changed() {
+                        s.mass = if auto { None } else { Some([0.5, 2.0]) };
+                    }
+                    if let Some(m) = &mut s.mass {
+                        ui.add(
+                            egui::DragValue::new(&mut m[0])
+                                .speed(0.05)
+                                .range(0.001..=1e6),
+                        );
+                        ui.add(
+                            egui::DragValue::new(&mut m[1])
+                                .speed(0.05)
+                                .range(0.001..=1e6),
+                        );
+                    }
+                });
+                ui.end_row();
+                ui.label("speed");
+                ui.add(
+                    egui::DragValue::new(&mut s.speed)
+                        .speed(0.5)
+                        .range(0.0..=1e5),
+                );
+                ui.end_row();
+                ui.label("seed");
+                ui.add(egui::DragValue::new(&mut s.seed));
+                ui.end_row();
+            });
+            if ui.button("Respawn with these settings").clicked() {
+                e.inspector.preset.config = e.config.clone();
+                e.inspector.respawn = true;
+            }
+        });
+}
+
+fn presets_section(ui: &mut egui::Ui, e: &mut Editables) {
+    egui::CollapsingHeader::new("Presets (assets/presets)")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.horizontal_wrapped(|ui| {
+                for name in e.inspector.files.clone() {
+                    if ui.button(&name).clicked() {
+                        spawner::load(&mut e.inspector, &name);
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                ui.text_edit_singleline(&mut e.inspector.save_name);
+                if ui.button("Save current").clicked() {
+                    let config = e.config.clone();
+                    spawner::save(&mut e.inspector, &config);
+                }
+            });
+            match &e.inspector.status {
+                Ok(msg) => ui.label(msg),
+                Err(err) => {
+                    ui.colored_label(egui::Color32::from_rgb(255, 110, 110), format!("⚠ {err}"))
+                }
+            };
+        });
+}
+
+fn debug_section(ui: &mut egui::Ui, e: &mut Editables) {
+    egui::CollapsingHeader::new("Debug drawing")
+        .default_open(false)
+        .show(ui, |ui| {
+            let d = &mut *e.debug;
+            ui.horizontal_wrapped(|ui| {
+                ui.checkbox(&mut d.colliders, "outlines");
+                ui.checkbox(&mut d.velocities, "velocities");
+                ui.checkbox(&mut d.contacts, "contacts");
+                ui.checkbox(&mut d.grid, "grid");
+                ui.checkbox(&mut d.arena, "arena");
+            });
+            ui.horizontal(|ui| {
+                ui.label("colour by");
+                ui.selectable_value(&mut e.inspector.color_mode, ColorMode::Speed, "speed");
+                ui.selectable_value(&mut e.inspector.color_mode, ColorMode::Mass, "mass");
+            });
+        });
+}
+
+fn selection_section(ui: &mut egui::Ui, e: &mut Editables) {
+    let Some(entity) = e.inspector.selected else {
+        ui.label("Click a circle to select it.");
+        return;
+    };
+    egui::CollapsingHeader::new(format!("Selected {entity}"))
+        .default_open(true)
+        .show(ui, |ui| {
+            let Ok((mut collider, mut mass, mut velocity, restitution)) = e.bodies.get_mut(entity)
+            else {
+                ui.label("(gone)");
+                return;
+            };
+            egui::Grid::new("selected").num_columns(2).show(ui, |ui| {
+                ui.label("radius");
+                ui.add(
+                    egui::DragValue::new(&mut collider.radius)
+                        .speed(0.01)
+                        .range(0.01..=100.0),
+                );
+                ui.end_row();
+                ui.label("mass");
+                ui.horizontal(|ui| {
+                    let mut fixed = match *mass {
+                        Mass::Fixed(m) => m,
+                        _ => 0.0,
+                    };
+                    ui.selectable_value(&mut *mass, Mass::Auto, "auto");
+                    ui.selectable_value(&mut *mass, Mass::Static, "static");
+                    if ui
+                        .add(
+                            egui::DragValue::new(&mut fixed)
+                                .speed(0.05)
+                                .range(0.0..=1e6),
+                        )
+                        .changed()
+                    {
+                        *mass = Mass::Fixed(fixed.max(1e-3));
+                    }
+                });
+                ui.end_row();
+                ui.label("velocity");
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut velocity.0.x).speed(0.1));
+                    ui.add(egui::DragValue::new(&mut velocity.0.y).speed(0.1));
+                });
+                ui.end_row();
+                ui.label("restitution");
+                match restitution {
+                    Some(mut r) => {
+                        ui.add(egui::Slider::new(&mut r.0, 0.0..=1.0));
+                    }
+                    None => {
+                        if ui.button("override default").clicked() {
+                            e.commands
+                                .entity(entity)
+                                .insert(Restitution(e.config.default_restitution));
+                        }
+                    }
+                }
+                ui.end_row();
+            });
+        });
+}
+
+fn stats_section(ui: &mut egui::Ui, d: &CollisionDiagnostics, history: &History) {
+    egui::CollapsingHeader::new("Statistics")
+        .default_open(true)
+        .show(ui, |ui| {
+            egui::Grid::new("stats").num_columns(2).show(ui, |ui| {
+                let rows = [
+                    ("step", d.step.to_string()),
+                    (
+                        "bodies (skipped)",
+                        format!("{} ({})", d.bodies, d.skipped_bodies),
+                    ),
+                    ("candidate pairs", d.candidate_pairs.to_string()),
+                    ("contacts", d.contacts.to_string()),
+                    (
+                        "impacts / step (resting)",
+                        format!("{} ({})", d.impacts, d.resting_impacts),
+                    ),
+                    ("overlaps fixed", d.overlaps_fixed.to_string()),
+                    ("fallbacks", d.fallbacks.to_string()),
+                    ("kinetic energy", format!("{:.6}", d.kinetic_energy)),
+                    (
+                        "momentum",
+                        format!("({:.3}, {:.3})", d.momentum.x, d.momentum.y),
+                    ),
+                ];
+                for (k, v) in rows {
+                    ui.label(k);
+                    ui.monospace(v);
+                    ui.end_row();
+                }
+                let names = [
+                    "integrate",
+                    "broad phase",
+                    "narrow phase",
+                    "time of impact",
+                    "resolve",
+                ];
+                for (name, secs) in names.iter().zip(d.phase_seconds) {
+                    ui.label(*name);
+                    ui.monospace(format!("{:.3} ms", secs * 1e3));
+                    ui.end_row();
+                }
+            });
+            ui.label("kinetic energy");
+            Plot::new("energy")
+                .height(90.0)
+                .show_axes([false, true])
+                .allow_drag(false)
+                .allow_zoom(false)
+                .show(ui, |p| {
+                    p.line(Line::new(
+                        "KE",
+                        history.energy.iter().copied().collect::<Vec<_>>(),
+                    ));
+                });
+            ui.label("impacts per step");
+            Plot::new("impacts")
+                .height(90.0)
+                .show_axes([false, true])
+                .allow_drag(false)
+                .allow_zoom(false)
+                .show(ui, |p| {
+                    p.line(Line::new(
+                        "impacts",
+                        history.impacts.iter().copied().collect::<Vec<_>>(),
+                    ));
+                });
+            ui.label("recent collision events");
+            for line in &history.events {
+                ui.monospace(line);
+            }
+        });
+}

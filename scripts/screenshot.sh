@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs the inspector under a virtual display with Mesa's software Vulkan driver, saves a
+# screenshot through Bevy for the gas and pile presets into docs/, and fails if the app
+# crashed or a picture is blank (the inspector checks its own screenshot and exits
+# non-zero). Installs what it needs (Debian packages) when missing.
+#
+#   bash scripts/screenshot.sh [OUT_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-docs}"
+mkdir -p "$out"
+
+need=()
+command -v xvfb-run >/dev/null || need+=(xvfb xauth)
+[ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || need+=(mesa-vulkan-drivers)
+for lib in libvulkan.so.1 libxkbcommon-x11.so.0 libXcursor.so.1 libXrandr.so.2 libXi.so.6 libX11-xcb.so.1; do
+    ldconfig -p | grep -q "$lib" || need+=(libvulkan1 libxkbcommon-x11-0 libxcursor1 libxrandr2 libxi6 libx11-xcb1)
+done
+if [ ${#need[@]} -gt 0 ]; then
+    echo "installing: ${need[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+cargo build --release --example inspector
+bin="${CARGO_TARGET_DIR:-target}/release/examples/inspector"
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
+for preset in gas pile; do
+    echo "inspector: $preset"
+    timeout 600 xvfb-run -a -s "-screen 0 1500x1000x24" "$bin" \
+        --preset "$preset" --screenshot "$out/inspector_$preset.png" --frames 150
+    test -s "$out/inspector_$preset.png"
+done
+echo "screenshots in $out/"
