@@ -1,0 +1,106 @@
+//! Spawning the same scene on each engine.
+
+use crate::Engine;
+use bevy::prelude::*;
+use bevy_circle_collide::core::scenes::Scene;
+
+/// Wall thickness of the peers' static boxes.
+const WALL: f32 = 10.0;
+
+/// Adds the engine's plugins and spawns the scene.
+pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
+    let arena = scene.config.arena.expect("standard scenes have walls");
+    let (min, max) = (arena.min.as_vec2(), arena.max.as_vec2());
+    let gravity = scene.config.gravity.as_vec2();
+    let world = app.world_mut();
+    match engine {
+        Engine::Ours => {
+            use bevy_circle_collide::prelude::*;
+            world.insert_resource(CircleCollideConfig {
+                gravity,
+                arena: Some(ArenaConfig { min, max, restitution: arena.restitution as f32 }),
+                ..default()
+            });
+            for b in &scene.bodies {
+                world.spawn((
+                    CircleCollider::new(b.radius as f32),
+                    Transform::from_translation(b.position.as_vec2().extend(0.0)),
+                    Velocity(b.velocity.as_vec2()),
+                    Mass::Fixed(b.mass as f32),
+                    Restitution(b.restitution as f32),
+                ));
+            }
+            app.add_plugins(CircleCollidePlugin::default());
+        }
+        Engine::Avian => {
+            use avian2d::prelude::*;
+            world.insert_resource(Gravity(gravity));
+            for b in &scene.bodies {
+                world.spawn((
+                    RigidBody::Dynamic,
+                    Collider::circle(b.radius as f32),
+                    Transform::from_translation(b.position.as_vec2().extend(0.0)),
+                    LinearVelocity(b.velocity.as_vec2()),
+                    Restitution::new(b.restitution as f32).with_combine_rule(CoefficientCombine::Max),
+                    Friction::ZERO.with_combine_rule(CoefficientCombine::Min),
+                ));
+            }
+            for (centre, size) in walls(min, max) {
+                world.spawn((
+                    RigidBody::Static,
+                    Collider::rectangle(size.x, size.y),
+                    Transform::from_translation(centre.extend(0.0)),
+                    Restitution::new(arena.restitution as f32).with_combine_rule(CoefficientCombine::Max),
+                    Friction::ZERO.with_combine_rule(CoefficientCombine::Min),
+                ));
+            }
+            app.add_plugins(PhysicsPlugins::default());
+        }
+        Engine::Rapier => {
+            use bevy_rapier2d::prelude::*;
+            for b in &scene.bodies {
+                world.spawn((
+                    RigidBody::Dynamic,
+                    Collider::ball(b.radius as f32),
+                    Transform::from_translation(b.position.as_vec2().extend(0.0)),
+                    Velocity::linear(b.velocity.as_vec2()),
+                    Restitution { coefficient: b.restitution as f32, combine_rule: CoefficientCombineRule::Max },
+                    Friction { coefficient: 0.0, combine_rule: CoefficientCombineRule::Min },
+                ));
+            }
+            for (centre, size) in walls(min, max) {
+                world.spawn((
+                    RigidBody::Fixed,
+                    Collider::cuboid(size.x / 2.0, size.y / 2.0),
+                    Transform::from_translation(centre.extend(0.0)),
+                    Restitution { coefficient: arena.restitution as f32, combine_rule: CoefficientCombineRule::Max },
+                    Friction { coefficient: 0.0, combine_rule: CoefficientCombineRule::Min },
+                ));
+            }
+            app.add_plugins(RapierPhysicsPlugin::<NoUserData>::default().in_fixed_schedule());
+        }
+    }
+}
+
+/// Settings that need the engine's own startup to have run.
+pub fn after_startup(app: &mut App, engine: Engine, scene: &Scene) {
+    if engine == Engine::Rapier {
+        let gravity = scene.config.gravity.as_vec2();
+        let mut q = app.world_mut().query::<&mut bevy_rapier2d::prelude::RapierConfiguration>();
+        for mut config in q.iter_mut(app.world_mut()) {
+            config.gravity = gravity;
+        }
+    }
+}
+
+/// Four boxes whose inner faces are the arena's walls: (centre, size).
+fn walls(min: Vec2, max: Vec2) -> [(Vec2, Vec2); 4] {
+    let (w, h) = (max.x - min.x + 2.0 * WALL, max.y - min.y + 2.0 * WALL);
+    let mid = (min + max) / 2.0;
+    [
+        (Vec2::new(min.x - WALL / 2.0, mid.y), Vec2::new(WALL, h)),
+        (Vec2::new(max.x + WALL / 2.0, mid.y), Vec2::new(WALL, h)),
+        (Vec2::new(mid.x, min.y - WALL / 2.0), Vec2::new(w, WALL)),
+        (Vec2::new(mid.x, max.y + WALL / 2.0), Vec2::new(w, WALL)),
+    ]
+}

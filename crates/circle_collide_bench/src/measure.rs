@@ -1,0 +1,102 @@
+//! What the runner measures, and its JSON line.
+
+use crate::Engine;
+use bevy::prelude::*;
+
+/// Positions, radii and kinetic energy of the dynamic circles at one moment.
+pub struct Snapshot {
+    pub circles: Vec<(Vec2, f32)>,
+    pub kinetic_energy: f64,
+}
+
+/// Reads the circles' state from the engine's components. All scene masses are equal,
+/// so `Σ v²` stands for the kinetic energy in ratios.
+pub fn snapshot(app: &mut App, engine: Engine) -> Snapshot {
+    let world = app.world_mut();
+    let (circles, speeds): (Vec<(Vec2, f32)>, Vec<f32>) = match engine {
+        Engine::Ours => {
+            use bevy_circle_collide::prelude::*;
+            let mut q = world.query::<(&Transform, &CircleCollider, &Velocity)>();
+            q.iter(world).map(|(t, c, v)| ((t.translation.truncate(), c.radius), v.0.length())).unzip()
+        }
+        Engine::Avian => {
+            use avian2d::prelude::*;
+            let mut q = world.query_filtered::<(&Transform, &Collider, &LinearVelocity), With<RigidBody>>();
+            q.iter(world)
+                .filter_map(|(t, c, v)| c.shape().as_ball().map(|b| ((t.translation.truncate(), b.radius), v.0.length())))
+                .unzip()
+        }
+        Engine::Rapier => {
+            use bevy_rapier2d::prelude::*;
+            let mut q = world.query::<(&Transform, &Collider, &Velocity)>();
+            q.iter(world)
+                .filter_map(|(t, c, v)| c.as_ball().map(|b| ((t.translation.truncate(), b.radius()), v.linear.length())))
+                .unzip()
+        }
+    };
+    let kinetic_energy = speeds.iter().map(|s| f64::from(*s).powi(2)).sum();
+    Snapshot { circles, kinetic_energy }
+}
+
+/// Deepest overlap of any pair, by sort-and-sweep on x.
+pub fn deepest_overlap(circles: &[(Vec2, f32)]) -> f32 {
+    let mut sorted = circles.to_vec();
+    sorted.sort_by(|a, b| a.0.x.total_cmp(&b.0.x));
+    let max_r = sorted.iter().map(|c| c.1).fold(0.0, f32::max);
+    let mut deepest = 0.0f32;
+    for i in 0..sorted.len() {
+        for j in i + 1..sorted.len() {
+            if sorted[j].0.x - sorted[i].0.x > sorted[i].1 + max_r {
+                break;
+            }
+            deepest = deepest.max(sorted[i].1 + sorted[j].1 - sorted[i].0.distance(sorted[j].0));
+        }
+    }
+    deepest
+}
+
+/// Circles whose centre left the box (or became NaN).
+pub fn escaped(circles: &[(Vec2, f32)], min: Vec2, max: Vec2) -> usize {
+    circles.iter().filter(|(p, _)| !(p.cmpge(min).all() && p.cmple(max).all())).count()
+}
+
+/// Peak resident set size of this process, kB (Linux), if known.
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// One run's figures.
+pub struct Report<'a> {
+    pub engine: Engine,
+    pub scene: &'a str,
+    pub n: usize,
+    pub steps: usize,
+    pub threads: usize,
+    pub times: &'a [f64],
+    pub ke_ratio: Option<f64>,
+    pub max_overlap_over_r: f32,
+    pub escaped: usize,
+}
+
+impl Report<'_> {
+    /// The JSON line (plus `peak_rss_kb` after the required fields).
+    pub fn json(&self) -> String {
+        let mut sorted = self.times.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+        let mean = self.times.iter().sum::<f64>() / self.times.len().max(1) as f64;
+        let engine = match self.engine {
+            Engine::Ours => "ours",
+            Engine::Avian => "avian",
+            Engine::Rapier => "rapier",
+        };
+        let ke = self.ke_ratio.map_or("null".to_string(), |k| format!("{k:.6}"));
+        let rss = peak_rss_kb().map_or("null".to_string(), |k| k.to_string());
+        format!(
+            "{{\"engine\":\"{engine}\",\"scene\":\"{}\",\"n\":{},\"steps\":{},\"threads\":{},\"ms_per_step_median\":{median:.4},\"ms_per_step_mean\":{mean:.4},\"ke_ratio\":{ke},\"max_overlap_over_r\":{:.5},\"escaped\":{},\"peak_rss_kb\":{rss}}}",
+            self.scene, self.n, self.steps, self.threads, self.max_overlap_over_r, self.escaped
+        )
+    }
+}
