@@ -28,6 +28,7 @@ for rep in 0 1 2; do
     done
 done
 # Baseline for memory: an empty app of each engine.
+: > results/peers_empty.jsonl
 for engine in ours avian rapier; do
     "$bin" --engine "$engine" --scene gas --n 0 --steps 10 --threads 2 >> results/peers_empty.jsonl
 done

@@ -236,13 +236,7 @@ fn scene_section(ui: &mut egui::Ui, e: &mut Editables) {
                 egui::ComboBox::from_id_salt("kind")
                     .selected_text(format!("{:?}", s.kind))
                     .show_ui(ui, |ui| {
-                        for kind in [
-                            SceneKind::Gas,
-                            SceneKind::Pile,
-                            SceneKind::Billiards,
-                            SceneKind::Cradle,
-                            SceneKind::Bullet,
-                        ] {
+                        for kind in SceneKind::ALL {
                             ui.selectable_value(&mut s.kind, kind, format!("{kind:?}"));
                         }
                     });
@@ -461,33 +455,24 @@ fn stats_section(ui: &mut egui::Ui, d: &CollisionDiagnostics, history: &History)
                     ui.end_row();
                 }
             });
-            ui.label("kinetic energy");
-            Plot::new("energy")
-                .height(90.0)
-                .show_axes([false, true])
-                .allow_drag(false)
-                .allow_zoom(false)
-                .show(ui, |p| {
-                    p.line(Line::new(
-                        "KE",
-                        history.energy.iter().copied().collect::<Vec<_>>(),
-                    ));
-                });
-            ui.label("impacts per step");
-            Plot::new("impacts")
-                .height(90.0)
-                .show_axes([false, true])
-                .allow_drag(false)
-                .allow_zoom(false)
-                .show(ui, |p| {
-                    p.line(Line::new(
-                        "impacts",
-                        history.impacts.iter().copied().collect::<Vec<_>>(),
-                    ));
-                });
+            plot(ui, "kinetic energy", &history.energy);
+            plot(ui, "impacts per step", &history.impacts);
             ui.label("recent collision events");
             for line in &history.events {
                 ui.monospace(line);
             }
+        });
+}
+
+/// A small fixed line plot of a step series.
+fn plot(ui: &mut egui::Ui, title: &str, series: &std::collections::VecDeque<[f64; 2]>) {
+    ui.label(title);
+    Plot::new(title)
+        .height(90.0)
+        .show_axes([false, true])
+        .allow_drag(false)
+        .allow_zoom(false)
+        .show(ui, |p| {
+            p.line(Line::new(title, series.iter().copied().collect::<Vec<_>>()));
         });
 }

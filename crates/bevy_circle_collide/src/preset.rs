@@ -45,6 +45,17 @@ pub struct SceneSpec {
     pub seed: u64,
 }
 
+impl SceneKind {
+    /// Every kind, in menu order.
+    pub const ALL: [SceneKind; 5] = [
+        SceneKind::Gas,
+        SceneKind::Pile,
+        SceneKind::Billiards,
+        SceneKind::Cradle,
+        SceneKind::Bullet,
+    ];
+}
+
 impl Default for SceneSpec {
     fn default() -> Self {
         Self {

@@ -1,7 +1,6 @@
 //! Layers, exclusions, sensors, touch start/end, CollidingEntities, the plugin group.
 
 mod common;
-use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy_circle_collide::core::scenes;
 use bevy_circle_collide::prelude::*;
@@ -227,20 +226,6 @@ fn resting_pair_starts_once_and_colliding_entities_lists_it() {
     let c = app.world().get::<CollidingEntities>(low).unwrap();
     assert_eq!(c.iter().copied().collect::<Vec<_>>(), vec![high]);
     assert!(events(&mut app).is_empty(), "resting sends no impacts");
-}
-
-fn initialize_without_ambiguity(app: &mut App) {
-    app.edit_schedule(FixedPostUpdate, |s| {
-        s.set_build_settings(ScheduleBuildSettings {
-            ambiguity_detection: LogLevel::Error,
-            ..default()
-        });
-    });
-    app.world_mut()
-        .schedule_scope(FixedPostUpdate, |world, schedule| {
-            schedule.initialize(world).map(|_| ())
-        })
-        .expect("no ambiguities");
 }
 
 #[test]

@@ -19,13 +19,7 @@ fn shipped_presets_load_and_cover_every_scene() {
         let preset = Preset::load(&path).unwrap_or_else(|e| panic!("{e}"));
         kinds.push(preset.scene.kind);
     }
-    for kind in [
-        SceneKind::Gas,
-        SceneKind::Pile,
-        SceneKind::Billiards,
-        SceneKind::Cradle,
-        SceneKind::Bullet,
-    ] {
+    for kind in SceneKind::ALL {
         assert!(kinds.contains(&kind), "no preset for {kind:?}");
     }
 }
@@ -72,13 +66,7 @@ fn malformed_presets_are_readable_errors() {
 
 #[test]
 fn every_scene_kind_builds_non_overlapping_bodies_inside_its_arena() {
-    for kind in [
-        SceneKind::Gas,
-        SceneKind::Pile,
-        SceneKind::Billiards,
-        SceneKind::Cradle,
-        SceneKind::Bullet,
-    ] {
+    for kind in SceneKind::ALL {
         let spec = SceneSpec {
             kind,
             count: 200,

@@ -1,7 +1,6 @@
 //! The schedule: five sets in order, no ambiguities, observers with late opt-in.
 
 mod common;
-use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy_circle_collide::prelude::*;
 use common::*;
@@ -20,17 +19,7 @@ fn the_five_sets_run_in_order_without_ambiguities() {
         );
     }
     // Fail the build on any ambiguity, then build and run one step.
-    app.edit_schedule(FixedPostUpdate, |s| {
-        s.set_build_settings(ScheduleBuildSettings {
-            ambiguity_detection: LogLevel::Error,
-            ..default()
-        });
-    });
-    app.world_mut()
-        .schedule_scope(FixedPostUpdate, |world, schedule| {
-            schedule.initialize(world).map(|_| ())
-        })
-        .expect("no ambiguities in the plugin's schedule");
+    initialize_without_ambiguity(&mut app);
     steps(&mut app, 1);
     assert_eq!(
         app.world().resource::<Trace>().0,

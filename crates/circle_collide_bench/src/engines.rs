@@ -18,7 +18,11 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
             use bevy_circle_collide::prelude::*;
             world.insert_resource(CircleCollideConfig {
                 gravity,
-                arena: Some(ArenaConfig { min, max, restitution: arena.restitution as f32 }),
+                arena: Some(ArenaConfig {
+                    min,
+                    max,
+                    restitution: arena.restitution as f32,
+                }),
                 ..default()
             });
             for b in &scene.bodies {
@@ -41,7 +45,8 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
                     Collider::circle(b.radius as f32),
                     Transform::from_translation(b.position.as_vec2().extend(0.0)),
                     LinearVelocity(b.velocity.as_vec2()),
-                    Restitution::new(b.restitution as f32).with_combine_rule(CoefficientCombine::Max),
+                    Restitution::new(b.restitution as f32)
+                        .with_combine_rule(CoefficientCombine::Max),
                     Friction::ZERO.with_combine_rule(CoefficientCombine::Min),
                 ));
             }
@@ -50,7 +55,8 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
                     RigidBody::Static,
                     Collider::rectangle(size.x, size.y),
                     Transform::from_translation(centre.extend(0.0)),
-                    Restitution::new(arena.restitution as f32).with_combine_rule(CoefficientCombine::Max),
+                    Restitution::new(arena.restitution as f32)
+                        .with_combine_rule(CoefficientCombine::Max),
                     Friction::ZERO.with_combine_rule(CoefficientCombine::Min),
                 ));
             }
@@ -64,8 +70,14 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
                     Collider::ball(b.radius as f32),
                     Transform::from_translation(b.position.as_vec2().extend(0.0)),
                     Velocity::linear(b.velocity.as_vec2()),
-                    Restitution { coefficient: b.restitution as f32, combine_rule: CoefficientCombineRule::Max },
-                    Friction { coefficient: 0.0, combine_rule: CoefficientCombineRule::Min },
+                    Restitution {
+                        coefficient: b.restitution as f32,
+                        combine_rule: CoefficientCombineRule::Max,
+                    },
+                    Friction {
+                        coefficient: 0.0,
+                        combine_rule: CoefficientCombineRule::Min,
+                    },
                 ));
             }
             for (centre, size) in walls(min, max) {
@@ -73,8 +85,14 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
                     RigidBody::Fixed,
                     Collider::cuboid(size.x / 2.0, size.y / 2.0),
                     Transform::from_translation(centre.extend(0.0)),
-                    Restitution { coefficient: arena.restitution as f32, combine_rule: CoefficientCombineRule::Max },
-                    Friction { coefficient: 0.0, combine_rule: CoefficientCombineRule::Min },
+                    Restitution {
+                        coefficient: arena.restitution as f32,
+                        combine_rule: CoefficientCombineRule::Max,
+                    },
+                    Friction {
+                        coefficient: 0.0,
+                        combine_rule: CoefficientCombineRule::Min,
+                    },
                 ));
             }
             app.add_plugins(RapierPhysicsPlugin::<NoUserData>::default().in_fixed_schedule());
@@ -86,7 +104,9 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
 pub fn after_startup(app: &mut App, engine: Engine, scene: &Scene) {
     if engine == Engine::Rapier {
         let gravity = scene.config.gravity.as_vec2();
-        let mut q = app.world_mut().query::<&mut bevy_rapier2d::prelude::RapierConfiguration>();
+        let mut q = app
+            .world_mut()
+            .query::<&mut bevy_rapier2d::prelude::RapierConfiguration>();
         for mut config in q.iter_mut(app.world_mut()) {
             config.gravity = gravity;
         }

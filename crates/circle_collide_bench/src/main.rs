@@ -38,7 +38,13 @@ struct Args {
 }
 
 fn parse() -> Args {
-    let mut a = Args { engine: Engine::Ours, scene: "gas".into(), n: 1000, steps: 300, threads: 2 };
+    let mut a = Args {
+        engine: Engine::Ours,
+        scene: "gas".into(),
+        n: 1000,
+        steps: 300,
+        threads: 2,
+    };
     let argv: Vec<String> = std::env::args().collect();
     for pair in argv.windows(2) {
         let v = &pair[1];
@@ -70,10 +76,12 @@ fn main() {
     };
     let step = Time::<Fixed>::from_hz(60.0).timestep();
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins.set(TaskPoolPlugin { task_pool_options: TaskPoolOptions::with_num_threads(args.threads) }))
-        .add_plugins(TransformPlugin)
-        .insert_resource(Time::<Fixed>::from_hz(60.0))
-        .insert_resource(TimeUpdateStrategy::ManualDuration(step));
+    app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
+        task_pool_options: TaskPoolOptions::with_num_threads(args.threads),
+    }))
+    .add_plugins(TransformPlugin)
+    .insert_resource(Time::<Fixed>::from_hz(60.0))
+    .insert_resource(TimeUpdateStrategy::ManualDuration(step));
     engines::add(&mut app, args.engine, &scene);
     // Frame 0 runs no fixed step; after it, one update is one step.
     app.update();

@@ -17,25 +17,38 @@ pub fn snapshot(app: &mut App, engine: Engine) -> Snapshot {
         Engine::Ours => {
             use bevy_circle_collide::prelude::*;
             let mut q = world.query::<(&Transform, &CircleCollider, &Velocity)>();
-            q.iter(world).map(|(t, c, v)| ((t.translation.truncate(), c.radius), v.0.length())).unzip()
+            q.iter(world)
+                .map(|(t, c, v)| ((t.translation.truncate(), c.radius), v.0.length()))
+                .unzip()
         }
         Engine::Avian => {
             use avian2d::prelude::*;
-            let mut q = world.query_filtered::<(&Transform, &Collider, &LinearVelocity), With<RigidBody>>();
+            let mut q =
+                world.query_filtered::<(&Transform, &Collider, &LinearVelocity), With<RigidBody>>();
             q.iter(world)
-                .filter_map(|(t, c, v)| c.shape().as_ball().map(|b| ((t.translation.truncate(), b.radius), v.0.length())))
+                .filter_map(|(t, c, v)| {
+                    c.shape()
+                        .as_ball()
+                        .map(|b| ((t.translation.truncate(), b.radius), v.0.length()))
+                })
                 .unzip()
         }
         Engine::Rapier => {
             use bevy_rapier2d::prelude::*;
             let mut q = world.query::<(&Transform, &Collider, &Velocity)>();
             q.iter(world)
-                .filter_map(|(t, c, v)| c.as_ball().map(|b| ((t.translation.truncate(), b.radius()), v.linear.length())))
+                .filter_map(|(t, c, v)| {
+                    c.as_ball()
+                        .map(|b| ((t.translation.truncate(), b.radius()), v.linear.length()))
+                })
                 .unzip()
         }
     };
     let kinetic_energy = speeds.iter().map(|s| f64::from(*s).powi(2)).sum();
-    Snapshot { circles, kinetic_energy }
+    Snapshot {
+        circles,
+        kinetic_energy,
+    }
 }
 
 /// Deepest overlap of any pair, by sort-and-sweep on x.
@@ -57,7 +70,10 @@ pub fn deepest_overlap(circles: &[(Vec2, f32)]) -> f32 {
 
 /// Circles whose centre left the box (or became NaN).
 pub fn escaped(circles: &[(Vec2, f32)], min: Vec2, max: Vec2) -> usize {
-    circles.iter().filter(|(p, _)| !(p.cmpge(min).all() && p.cmple(max).all())).count()
+    circles
+        .iter()
+        .filter(|(p, _)| !(p.cmpge(min).all() && p.cmple(max).all()))
+        .count()
 }
 
 /// Peak resident set size of this process, kB (Linux), if known.
@@ -92,7 +108,9 @@ impl Report<'_> {
             Engine::Avian => "avian",
             Engine::Rapier => "rapier",
         };
-        let ke = self.ke_ratio.map_or("null".to_string(), |k| format!("{k:.6}"));
+        let ke = self
+            .ke_ratio
+            .map_or("null".to_string(), |k| format!("{k:.6}"));
         let rss = peak_rss_kb().map_or("null".to_string(), |k| k.to_string());
         format!(
             "{{\"engine\":\"{engine}\",\"scene\":\"{}\",\"n\":{},\"steps\":{},\"threads\":{},\"ms_per_step_median\":{median:.4},\"ms_per_step_mean\":{mean:.4},\"ke_ratio\":{ke},\"max_overlap_over_r\":{:.5},\"escaped\":{},\"peak_rss_kb\":{rss}}}",

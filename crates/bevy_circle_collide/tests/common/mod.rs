@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_circle_collide::core::scenes::Scene;
@@ -140,4 +141,19 @@ pub fn circles(app: &mut App) -> Vec<(Vec2, f32)> {
     q.iter(app.world())
         .map(|(t, c)| (t.translation.truncate(), c.radius))
         .collect()
+}
+
+/// Builds `FixedPostUpdate` with ambiguity detection set to fail, and panics on any.
+pub fn initialize_without_ambiguity(app: &mut App) {
+    app.edit_schedule(FixedPostUpdate, |s| {
+        s.set_build_settings(ScheduleBuildSettings {
+            ambiguity_detection: LogLevel::Error,
+            ..default()
+        });
+    });
+    app.world_mut()
+        .schedule_scope(FixedPostUpdate, |world, schedule| {
+            schedule.initialize(world).map(|_| ())
+        })
+        .expect("no ambiguities in the plugin's schedule");
 }
