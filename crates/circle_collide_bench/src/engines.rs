@@ -12,6 +12,14 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
     let arena = scene.config.arena.expect("standard scenes have walls");
     let (min, max) = (arena.min.as_vec2(), arena.max.as_vec2());
     let gravity = scene.config.gravity.as_vec2();
+    // Plugins first: they register the required components the spawns rely on.
+    match engine {
+        Engine::Ours => app.add_plugins(bevy_circle_collide::prelude::CircleCollidePlugin::default()),
+        Engine::Avian => app.add_plugins(avian2d::prelude::PhysicsPlugins::default()),
+        Engine::Rapier => app.add_plugins(
+            bevy_rapier2d::prelude::RapierPhysicsPlugin::<bevy_rapier2d::prelude::NoUserData>::default().in_fixed_schedule(),
+        ),
+    };
     let world = app.world_mut();
     match engine {
         Engine::Ours => {
@@ -34,7 +42,6 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
                     Restitution(b.restitution as f32),
                 ));
             }
-            app.add_plugins(CircleCollidePlugin::default());
         }
         Engine::Avian => {
             use avian2d::prelude::*;
@@ -60,7 +67,6 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
                     Friction::ZERO.with_combine_rule(CoefficientCombine::Min),
                 ));
             }
-            app.add_plugins(PhysicsPlugins::default());
         }
         Engine::Rapier => {
             use bevy_rapier2d::prelude::*;
@@ -95,7 +101,6 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
                     },
                 ));
             }
-            app.add_plugins(RapierPhysicsPlugin::<NoUserData>::default().in_fixed_schedule());
         }
     }
 }

@@ -83,6 +83,9 @@ fn main() {
     .insert_resource(Time::<Fixed>::from_hz(60.0))
     .insert_resource(TimeUpdateStrategy::ManualDuration(step));
     engines::add(&mut app, args.engine, &scene);
+    // What `App::run` would do first: plugins finishing their setup.
+    app.finish();
+    app.cleanup();
     // Frame 0 runs no fixed step; after it, one update is one step.
     app.update();
     engines::after_startup(&mut app, args.engine, &scene);
