@@ -5,7 +5,7 @@ use crate::simulation::Simulation;
 
 impl Simulation {
     /// Rebuilds the grid from the swept boxes and lists the candidate pairs, each once as
-    /// `(lower, higher)`, sorted. Pairs that do not [interact](Simulation::interacts) —
+    /// `(lower, higher)`, in an order fixed by the bodies (not by memory or threads). Pairs that do not [interact](Simulation::interacts) —
     /// two static bodies, layers that refuse each other, excluded pairs — are left out.
     pub fn broad_phase(&mut self) {
         self.grid.rebuild(&self.bodies);
@@ -17,17 +17,12 @@ impl Simulation {
     pub(crate) fn collect_pairs(&mut self) {
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.clear();
-        for i in 0..self.bodies.len() {
-            self.grid.query(&self.bodies, i, true, |j| {
-                let (a, b) = (i.min(j) as u32, i.max(j) as u32);
-                if self.interacts(a, b) {
-                    pairs.push((a, b));
-                }
-            });
-        }
+        self.grid.for_each_pair(&self.bodies, |a, b| {
+            if self.interacts(a as u32, b as u32) {
+                pairs.push((a as u32, b as u32));
+            }
+        });
         self.pairs = pairs;
-        // Sorted order makes every later pass over the pairs independent of the hashing.
-        self.pairs.sort_unstable();
     }
 }
 
@@ -36,15 +31,13 @@ mod tests {
     use crate::{BodyDesc, Simulation, StepConfig};
     use glam::DVec2;
 
-    /// The grid must find exactly the pairs a brute-force box test finds, including
-    /// pairs with huge and very fast circles kept out of the grid.
-    #[test]
-    fn grid_pairs_equal_brute_force() {
+    /// Random circles in a `side × side` square; every 97th huge, every 131st very fast.
+    fn world(side: f64, n: usize) -> Simulation {
         let mut sim = Simulation::new(StepConfig::default());
         let mut state = 7u64;
         let mut rnd = || crate::scenes::SplitMix64::next_f64(&mut state);
-        for k in 0..600 {
-            let p = DVec2::new(rnd() * 60.0, rnd() * 60.0);
+        for k in 0..n {
+            let p = DVec2::new(rnd() * side, rnd() * side);
             let r = if k % 97 == 0 { 8.0 } else { 0.2 + rnd() };
             let speed = if k % 131 == 0 { 3000.0 } else { 20.0 * rnd() };
             let v = DVec2::from_angle(rnd() * std::f64::consts::TAU) * speed;
@@ -53,6 +46,10 @@ mod tests {
         }
         sim.integrate(1.0 / 60.0);
         sim.broad_phase();
+        sim
+    }
+
+    fn brute_pairs(sim: &Simulation) -> Vec<(u32, u32)> {
         let b = sim.bodies();
         let mut brute = Vec::new();
         for i in 0..b.len() {
@@ -62,10 +59,47 @@ mod tests {
                 }
             }
         }
-        assert!(
-            sim.grid.oversized_count() >= 6,
-            "huge and fast circles leave the grid"
-        );
-        assert_eq!(sim.candidate_pairs(), &brute[..]);
+        brute
+    }
+
+    /// The grid must find exactly the pairs a brute-force box test finds, including
+    /// pairs with huge and very fast circles kept out of the grid, in dense and in sparse
+    /// (hashed) worlds.
+    #[test]
+    fn grid_pairs_equal_brute_force() {
+        for (side, dense) in [(60.0, true), (1e5, false)] {
+            let sim = world(side, 600);
+            assert_eq!(sim.grid.dense, dense, "side {side}");
+            assert!(
+                sim.grid.oversized_count() >= 6,
+                "huge and fast circles leave the grid"
+            );
+            let mut pairs = sim.candidate_pairs().to_vec();
+            pairs.sort_unstable();
+            assert_eq!(pairs, brute_pairs(&sim), "side {side}");
+        }
+    }
+
+    /// After mid-step course changes (re-insertions into the hash), a query still finds
+    /// every body whose current box overlaps.
+    #[test]
+    fn queries_after_reinsertion_equal_brute_force() {
+        let mut sim = world(60.0, 400);
+        for k in (0..400).step_by(3) {
+            let v = DVec2::new(-(k as f64), 0.5 * k as f64);
+            sim.bodies.vel[k] = v;
+            sim.bodies.update_box(k, 1.0 / 60.0);
+            sim.grid.insert(&sim.bodies, k);
+        }
+        for i in 0..400 {
+            let mut found = Vec::new();
+            sim.grid.query(&sim.bodies, i, false, |j| found.push(j));
+            found.sort_unstable();
+            found.dedup();
+            let expected: Vec<usize> = (0..400)
+                .filter(|&j| j != i && sim.bodies.boxes_overlap(i, j))
+                .collect();
+            assert_eq!(found, expected, "body {i}");
+        }
     }
 }
