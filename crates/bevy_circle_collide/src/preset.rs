@@ -242,7 +242,8 @@ impl SceneSpec {
 /// let preset = Preset::default();
 /// let text = preset.to_ron();
 /// assert_eq!(Preset::from_ron(&text), Ok(preset));
-/// assert!(Preset::from_ron("(config: (gravity: oops))").unwrap_err().contains("line 1"));
+/// let err = Preset::from_ron("(config: (gravity: oops))").unwrap_err();
+/// assert!(err.contains("1:"), "the error gives its line and column: {err}");
 /// ```
 #[derive(Reflect, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[reflect(Debug, PartialEq, Default)]
