@@ -19,7 +19,10 @@ pub struct StepConfig {
     /// (or of the radius, against a wall). Deeper overlaps are pushed apart at the end
     /// of the step. Default `0.01`.
     pub overlap_slop: f64,
-    /// Gauss–Seidel passes of the end-of-step push-out of overlaps. Default `4`.
+    /// Gauss–Seidel passes of the end-of-step push-out of overlaps. Default `4`. Passes
+    /// stop early when nothing moves, and continue while overlaps remain up to
+    /// [`PUSH_OUT_PASS_LIMIT`](crate::resolve::PUSH_OUT_PASS_LIMIT) times this (jammed
+    /// clusters).
     pub separation_iterations: u32,
     /// Impacts handled per step per body; the step's cap is
     /// `max_impacts_per_body × bodies + 64`. Past it the rest of the step falls back to

@@ -27,9 +27,6 @@ use crate::queue::{code_wall, wall_code};
 use crate::simulation::Simulation;
 use glam::DVec2;
 
-/// How many times the usual push-out passes run after a fallback.
-pub const FALLBACK_PUSH_OUT_FACTOR: u32 = 4;
-
 /// A contact handled by the solver.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RestingContact {
@@ -67,8 +64,7 @@ impl Simulation {
     /// Fallback once the impact cap is reached at step time `t`: every body is moved to
     /// `t`, and every pair touching then is solved as a restitution-0 contact (so a
     /// collapsing cluster stops closing instead of sinking into itself), with twice the
-    /// usual passes. The rest of the step is plain motion; the push-out then runs
-    /// [`FALLBACK_PUSH_OUT_FACTOR`] times the usual passes.
+    /// usual passes. The rest of the step is plain motion, then the push-out.
     pub(crate) fn fallback_contacts(&mut self, t: f64) {
         for i in 0..self.bodies.len() {
             self.bodies.advance(i, t);

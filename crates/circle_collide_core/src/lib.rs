@@ -42,7 +42,7 @@ mod integrate;
 pub mod manifold;
 mod narrow_phase;
 mod queue;
-mod resolve;
+pub mod resolve;
 pub mod scenes;
 pub mod simulation;
 pub mod stats;

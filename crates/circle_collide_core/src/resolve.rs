@@ -9,6 +9,11 @@ use crate::manifold;
 use crate::simulation::Simulation;
 use glam::DVec2;
 
+/// The push-out stops after this many times
+/// [`separation_iterations`](crate::StepConfig::separation_iterations) passes even if
+/// overlaps remain (it stops earlier as soon as a pass moves nothing).
+pub const PUSH_OUT_PASS_LIMIT: u32 = 16;
+
 impl Simulation {
     /// Moves every body to the end of the step, separates overlaps deeper than
     /// [`overlap_slop`](crate::StepConfig::overlap_slop) (pairs that started the step
@@ -16,9 +21,10 @@ impl Simulation {
     /// fills the step's energy and momentum.
     ///
     /// Separation moves positions only, never velocities (no energy is added): each
-    /// overlapping pair is pushed apart along its normal until it just touches;
-    /// [`separation_iterations`](crate::StepConfig::separation_iterations) passes settle
-    /// chains of overlaps (see `separate_once` for who moves).
+    /// overlapping pair is pushed apart along its normal until it just touches. Passes
+    /// repeat until nothing moves, at most [`PUSH_OUT_PASS_LIMIT`] ×
+    /// [`separation_iterations`](crate::StepConfig::separation_iterations) (see
+    /// `separate_once` for who moves).
     pub fn resolve(&mut self) {
         let n = self.bodies.len();
         for i in 0..n {
@@ -34,11 +40,9 @@ impl Simulation {
             self.collect_pairs();
             self.late_pairs.clear();
         }
-        let passes = if self.stats.fallback {
-            self.config.separation_iterations * crate::contact_solver::FALLBACK_PUSH_OUT_FACTOR
-        } else {
-            self.config.separation_iterations
-        };
+        // The configured passes settle ordinary overlaps; a jammed cluster (typically
+        // after a fallback) keeps going while anything still moves, up to a hard bound.
+        let passes = self.config.separation_iterations.max(1) * PUSH_OUT_PASS_LIMIT;
         for pass in 0..passes {
             if !self.separate_once(pass == 0) {
                 break;
