@@ -51,21 +51,13 @@ pub fn snapshot(app: &mut App, engine: Engine) -> Snapshot {
     }
 }
 
-/// Deepest overlap of any pair, by sort-and-sweep on x.
+/// Deepest overlap of any pair, 0 when none overlap (the core's sort-and-sweep check).
 pub fn deepest_overlap(circles: &[(Vec2, f32)]) -> f32 {
-    let mut sorted = circles.to_vec();
-    sorted.sort_by(|a, b| a.0.x.total_cmp(&b.0.x));
-    let max_r = sorted.iter().map(|c| c.1).fold(0.0, f32::max);
-    let mut deepest = 0.0f32;
-    for i in 0..sorted.len() {
-        for j in i + 1..sorted.len() {
-            if sorted[j].0.x - sorted[i].0.x > sorted[i].1 + max_r {
-                break;
-            }
-            deepest = deepest.max(sorted[i].1 + sorted[j].1 - sorted[i].0.distance(sorted[j].0));
-        }
-    }
-    deepest
+    let wide: Vec<_> = circles
+        .iter()
+        .map(|(p, r)| (p.as_dvec2(), f64::from(*r)))
+        .collect();
+    bevy_circle_collide::core::manifold::deepest_overlap(&wide).max(0.0) as f32
 }
 
 /// Circles whose centre left the box (or became NaN).

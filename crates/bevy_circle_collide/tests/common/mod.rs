@@ -118,21 +118,13 @@ pub fn events(app: &mut App) -> Vec<CollisionEvent> {
     std::mem::take(&mut app.world_mut().resource_mut::<Collected>().0)
 }
 
-/// Deepest overlap of any pair, by sort-and-sweep on x (independent of the engine).
+/// Deepest overlap of any pair (the core's independent sort-and-sweep check).
 pub fn max_overlap(circles: &[(Vec2, f32)]) -> f32 {
-    let mut sorted = circles.to_vec();
-    sorted.sort_by(|a, b| a.0.x.total_cmp(&b.0.x));
-    let max_r = sorted.iter().map(|c| c.1).fold(0.0, f32::max);
-    let mut deepest = f32::MIN;
-    for i in 0..sorted.len() {
-        for j in i + 1..sorted.len() {
-            if sorted[j].0.x - sorted[i].0.x > sorted[i].1 + max_r {
-                break;
-            }
-            deepest = deepest.max(sorted[i].1 + sorted[j].1 - sorted[i].0.distance(sorted[j].0));
-        }
-    }
-    deepest
+    let wide: Vec<_> = circles
+        .iter()
+        .map(|(p, r)| (p.as_dvec2(), f64::from(*r)))
+        .collect();
+    bevy_circle_collide::core::manifold::deepest_overlap(&wide) as f32
 }
 
 /// All colliders as (centre, radius).
