@@ -53,6 +53,32 @@ pub fn overlaps(p1: DVec2, r1: f64, p2: DVec2, r2: f64) -> bool {
     p1.distance_squared(p2) < sigma * sigma
 }
 
+/// Deepest overlap `r₁ + r₂ − |p₁ − p₂|` over all pairs of `circles` (centre, radius),
+/// by sort-and-sweep on x: an independent check for tests and benchmarks (it shares no
+/// code with the broad phase). Returns `f64::MIN` for fewer than two circles.
+///
+/// ```
+/// use circle_collide_core::manifold::deepest_overlap;
+/// use glam::DVec2;
+/// let circles = [(DVec2::ZERO, 1.0), (DVec2::new(1.5, 0.0), 1.0), (DVec2::new(9.0, 0.0), 1.0)];
+/// assert_eq!(deepest_overlap(&circles), 0.5);
+/// ```
+pub fn deepest_overlap(circles: &[(DVec2, f64)]) -> f64 {
+    let mut sorted = circles.to_vec();
+    sorted.sort_by(|a, b| a.0.x.total_cmp(&b.0.x));
+    let max_r = sorted.iter().map(|c| c.1).fold(0.0, f64::max);
+    let mut deepest = f64::MIN;
+    for i in 0..sorted.len() {
+        for j in i + 1..sorted.len() {
+            if sorted[j].0.x - sorted[i].0.x > sorted[i].1 + max_r {
+                break;
+            }
+            deepest = deepest.max(sorted[i].1 + sorted[j].1 - sorted[i].0.distance(sorted[j].0));
+        }
+    }
+    deepest
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -78,30 +104,4 @@ mod tests {
         assert_eq!(a.depth, 2.0);
         assert_ne!(fallback_normal(3, 7), fallback_normal(3, 8));
     }
-}
-
-/// Deepest overlap `r₁ + r₂ − |p₁ − p₂|` over all pairs of `circles` (centre, radius),
-/// by sort-and-sweep on x: an independent check for tests and benchmarks (it shares no
-/// code with the broad phase). Returns `f64::MIN` for fewer than two circles.
-///
-/// ```
-/// use circle_collide_core::manifold::deepest_overlap;
-/// use glam::DVec2;
-/// let circles = [(DVec2::ZERO, 1.0), (DVec2::new(1.5, 0.0), 1.0), (DVec2::new(9.0, 0.0), 1.0)];
-/// assert_eq!(deepest_overlap(&circles), 0.5);
-/// ```
-pub fn deepest_overlap(circles: &[(DVec2, f64)]) -> f64 {
-    let mut sorted = circles.to_vec();
-    sorted.sort_by(|a, b| a.0.x.total_cmp(&b.0.x));
-    let max_r = sorted.iter().map(|c| c.1).fold(0.0, f64::max);
-    let mut deepest = f64::MIN;
-    for i in 0..sorted.len() {
-        for j in i + 1..sorted.len() {
-            if sorted[j].0.x - sorted[i].0.x > sorted[i].1 + max_r {
-                break;
-            }
-            deepest = deepest.max(sorted[i].1 + sorted[j].1 - sorted[i].0.distance(sorted[j].0));
-        }
-    }
-    deepest
 }
