@@ -301,6 +301,13 @@ impl Bodies {
         self.sensor[i] || self.sensor[j]
     }
 
+    /// Whether the push-out may move the pair `i`, `j` apart: at least one is dynamic
+    /// and neither is a sensor.
+    #[inline]
+    pub(crate) fn separable(&self, i: usize, j: usize) -> bool {
+        self.inv_mass[i] + self.inv_mass[j] > 0.0 && !self.sensor_pair(i, j)
+    }
+
     /// Sensor flags.
     pub fn sensors(&self) -> &[bool] {
         &self.sensor

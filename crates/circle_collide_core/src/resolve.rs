@@ -89,8 +89,7 @@ impl Simulation {
         for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
             let (iu, ju) = (i as usize, j as usize);
             let allowed = slop * b.radius[iu].min(b.radius[ju]);
-            if b.inv_mass[iu] + b.inv_mass[ju] > 0.0
-                && !b.sensor_pair(iu, ju)
+            if b.separable(iu, ju)
                 && manifold::overlaps(b.pos[iu], b.radius[iu] - allowed, b.pos[ju], b.radius[ju])
             {
                 deep.push((up.dot(b.pos[iu] + b.pos[ju]), i, j));
@@ -100,7 +99,7 @@ impl Simulation {
             deep.clear();
             for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
                 let (iu, ju) = (i as usize, j as usize);
-                if b.inv_mass[iu] + b.inv_mass[ju] > 0.0 && !b.sensor_pair(iu, ju) {
+                if b.separable(iu, ju) {
                     deep.push((up.dot(b.pos[iu] + b.pos[ju]), i, j));
                 }
             }
