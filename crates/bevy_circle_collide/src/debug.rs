@@ -100,21 +100,17 @@ fn draw(
     };
     let sim = world.simulation();
     let b = sim.bodies();
-    let positions = b.positions().iter().map(|p| p.as_vec2());
+    let positions = b.positions().map(|p| p.as_vec2());
     if debug.colliders {
-        for ((p, r), (sensor, w)) in positions
-            .clone()
-            .zip(b.radii())
-            .zip(b.sensors().iter().zip(b.inverse_masses()))
-        {
-            let color = if *sensor {
+        for (i, (p, r)) in positions.clone().zip(b.radii()).enumerate() {
+            let color = if b.is_sensor(i) {
                 css::YELLOW
-            } else if *w == 0.0 {
+            } else if b.inverse_mass(i) == 0.0 {
                 css::GRAY
             } else {
                 css::LIGHT_GREEN
             };
-            gizmos.circle_2d(Isometry2d::from_translation(p), *r as f32, color);
+            gizmos.circle_2d(Isometry2d::from_translation(p), r as f32, color);
         }
     }
     if debug.velocities {

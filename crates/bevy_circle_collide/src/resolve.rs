@@ -45,7 +45,7 @@ pub(crate) fn resolve(
         let Ok((mut transform, mut velocity)) = bodies.get_mut(*entity) else {
             continue;
         };
-        let (p, v) = (vec2(b.positions()[i]), vec2(b.velocities()[i]));
+        let (p, v) = (vec2(b.position(i)), vec2(b.velocity(i)));
         if transform.translation.truncate() != p {
             transform.translation.x = p.x;
             transform.translation.y = p.y;

@@ -13,7 +13,7 @@ use circle_collide_core::Simulation;
 /// use bevy_circle_collide::CircleCollideWorld;
 /// fn fastest(world: Res<CircleCollideWorld>) {
 ///     let sim = world.simulation();
-///     if let Some((i, v)) = sim.bodies().velocities().iter().enumerate().max_by(|a, b| a.1.length().total_cmp(&b.1.length())) {
+///     if let Some((i, v)) = sim.bodies().velocities().enumerate().max_by(|a, b| a.1.length().total_cmp(&b.1.length())) {
 ///         info!("fastest: {} at {}", world.entity(i as u32), v.length());
 ///     }
 /// }

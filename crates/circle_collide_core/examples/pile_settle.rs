@@ -38,8 +38,7 @@ fn main() {
             let b = sim.bodies();
             for &(i, j) in sim.candidate_pairs() {
                 let (i, j) = (i as usize, j as usize);
-                let depth =
-                    b.radii()[i] + b.radii()[j] - b.positions()[i].distance(b.positions()[j]);
+                let depth = b.radius(i) + b.radius(j) - b.position(i).distance(b.position(j));
                 deepest_after = deepest_after.max(depth / scenes::RADIUS);
             }
         }

@@ -87,8 +87,7 @@ mod tests {
         let mut sim = world(60.0, 400);
         for k in (0..400).step_by(3) {
             let v = DVec2::new(-(k as f64), 0.5 * k as f64);
-            sim.bodies.vel[k] = v;
-            sim.bodies.update_box(k, 1.0 / 60.0);
+            sim.bodies.hot[k].vel = v;
             sim.grid.insert(&sim.bodies, k);
         }
         for i in 0..400 {

@@ -94,14 +94,14 @@ impl Simulation {
                     continue;
                 }
                 let m = crate::manifold::manifold(
-                    b.pos[iu],
-                    b.radius[iu],
-                    b.pos[ju],
-                    b.radius[ju],
+                    b.hot[iu].pos,
+                    b.hot[iu].radius,
+                    b.hot[ju].pos,
+                    b.hot[ju].radius,
                     (i, j),
                 );
-                if m.depth >= -slop * b.radius[iu].min(b.radius[ju]) {
-                    let closing = (b.vel[iu] - b.vel[ju]).dot(m.normal);
+                if m.depth >= -slop * b.hot[iu].radius.min(b.hot[ju].radius) {
+                    let closing = (b.hot[iu].vel - b.hot[ju].vel).dot(m.normal);
                     self.resting.push(contact(
                         i,
                         j,
@@ -120,7 +120,7 @@ impl Simulation {
                 if b.sensor_pair(i, j) {
                     continue;
                 }
-                let closing = (b.vel[i] - b.vel[j]).dot(c.manifold.normal);
+                let closing = (b.hot[i].vel - b.hot[j].vel).dot(c.manifold.normal);
                 let e = combine.combine(b.restitution[i], b.restitution[j]);
                 self.resting.push(contact(
                     c.a,
@@ -136,16 +136,16 @@ impl Simulation {
         }
         if let Some(arena) = self.config.arena {
             for i in 0..b.len() {
-                if b.inv_mass[i] == 0.0 || b.sensor[i] {
+                if b.hot[i].inv_mass == 0.0 || b.hot[i].sensor() {
                     continue;
                 }
-                let margin = self.config.overlap_slop * b.radius[i];
+                let margin = self.config.overlap_slop * b.hot[i].radius;
                 let e = combine.combine(b.restitution[i], arena.restitution);
                 for wall in Wall::ALL {
-                    if arena.depth(wall, b.pos[i], b.radius[i]) >= -margin {
+                    if arena.depth(wall, b.hot[i].pos, b.hot[i].radius) >= -margin {
                         let n = wall.outward_normal();
-                        let point = arena.contact_point(wall, b.pos[i]);
-                        let closing = b.vel[i].dot(n);
+                        let point = arena.contact_point(wall, b.hot[i].pos);
+                        let closing = b.hot[i].vel.dot(n);
                         self.resting.push(contact(
                             i as u32,
                             wall_code(wall),
@@ -210,11 +210,11 @@ impl Simulation {
         let (a, b) = (c.a as usize, c.b as usize);
         let wall = code_wall(c.b).is_some();
         let bodies = &mut self.bodies;
-        let (va, wa) = (bodies.vel[a], bodies.inv_mass[a]);
+        let (va, wa) = (bodies.hot[a].vel, bodies.hot[a].inv_mass);
         let (vb, wb) = if wall {
             (DVec2::ZERO, 0.0)
         } else {
-            (bodies.vel[b], bodies.inv_mass[b])
+            (bodies.hot[b].vel, bodies.hot[b].inv_mass)
         };
         let w = wa + wb;
         if w == 0.0 {
@@ -224,9 +224,9 @@ impl Simulation {
         let total = (c.accumulated + (closing + c.target) / w).max(0.0);
         let delta = total - c.accumulated;
         self.resting[k].accumulated = total;
-        bodies.vel[a] = va - c.normal * (delta * wa);
+        bodies.hot[a].vel = va - c.normal * (delta * wa);
         if !wall {
-            bodies.vel[b] = vb + c.normal * (delta * wb);
+            bodies.hot[b].vel = vb + c.normal * (delta * wb);
         }
         if wa == 0.0 || wb == 0.0 {
             // Support from a wall or a static body.
@@ -240,19 +240,19 @@ impl Simulation {
         let (a, b) = (c.a as usize, c.b as usize);
         let wall = code_wall(c.b).is_some();
         let bodies = &mut self.bodies;
-        let vb = if wall { DVec2::ZERO } else { bodies.vel[b] };
-        let closing = (bodies.vel[a] - vb).dot(c.normal);
+        let vb = if wall { DVec2::ZERO } else { bodies.hot[b].vel };
+        let closing = (bodies.hot[a].vel - vb).dot(c.normal);
         if closing <= 0.0 {
             return;
         }
-        let a_is_upper = wall || up.dot(bodies.pos[a]) >= up.dot(bodies.pos[b]);
+        let a_is_upper = wall || up.dot(bodies.hot[a].pos) >= up.dot(bodies.hot[b].pos);
         let (upper, sign) = if a_is_upper { (a, -1.0) } else { (b, 1.0) };
-        if bodies.inv_mass[upper] == 0.0 {
+        if bodies.hot[upper].inv_mass == 0.0 {
             return;
         }
         let dv = c.normal * (sign * closing);
-        bodies.vel[upper] += dv;
-        self.stats.external_impulse += dv / bodies.inv_mass[upper];
+        bodies.hot[upper].vel += dv;
+        self.stats.external_impulse += dv / bodies.hot[upper].inv_mass;
     }
 }
 

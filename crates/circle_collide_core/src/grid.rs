@@ -1,7 +1,7 @@
 //! Uniform grid over swept boxes, with in-step re-insertion.
 //!
-//! The cell size is the 90th percentile of the swept-box extents, so nine bodies in ten
-//! cover at most 2×2 cells. A body whose box spans more than [`MAX_SPAN`] cells on an axis
+//! The cell size is the 90th percentile of the swept-box extents (over a strided sample of
+//! at most 4096 bodies), so about nine bodies in ten cover at most 2×2 cells. A body whose box spans more than [`MAX_SPAN`] cells on an axis
 //! (a huge circle, or a very fast one) goes to an *oversized* list that is tested against
 //! every body directly instead of flooding the grid: a few huge circles cost O(N) each
 //! and never ruin the cell size for the rest.
@@ -13,7 +13,7 @@
 //! inserted again, into the hash, with the boxes of their new paths; their old entries go
 //! stale and are filtered out by the box test, so nothing is ever removed during a step.
 
-use crate::body::Bodies;
+use crate::bodies::{Bodies, boxes_overlap};
 use glam::DVec2;
 
 /// A body whose box spans more cells than this on one axis is kept out of the grid.
@@ -46,7 +46,9 @@ pub(crate) struct Grid {
     /// `cell_start[c]..cell_start[c + 1]` indexes `cell_bodies` for dense cell `c`.
     cell_start: Vec<u32>,
     cell_bodies: Vec<u32>,
-    /// Hash part: every body of a sparse world, and re-insertions.
+    /// Re-insertions into dense cells: head of each dense cell's chain in `entries`.
+    dense_heads: Vec<u32>,
+    /// Hash part: every body of a sparse world, and re-insertions outside the dense cells.
     shift: u32,
     heads: Vec<u32>,
     entries: Vec<Entry>,
@@ -58,10 +60,16 @@ pub(crate) struct Grid {
     scratch: Vec<f64>,
 }
 
+/// At most this many boxes are sampled to choose the cell size.
+const SIZE_SAMPLES: usize = 4096;
+
 #[inline]
 fn cell_coord(x: f64, inv_cell: f64) -> i32 {
-    // Saturating float-to-int cast: far-away coordinates share the edge cells.
-    (x * inv_cell).floor() as i32
+    // `floor` without a libm call: truncate (saturating; NaN gives 0), then step down
+    // for negative non-integers. Far-away coordinates share the edge cells.
+    let v = x * inv_cell;
+    let t = v as i32;
+    t.saturating_sub(i32::from(f64::from(t) > v))
 }
 
 #[inline]
@@ -99,7 +107,8 @@ impl Grid {
     /// Range of body `i`'s current box, or `None` if it is (now) oversized.
     #[inline]
     fn body_range(&self, bodies: &Bodies, i: usize) -> Option<Range> {
-        let r = self.range(bodies.box_min[i], bodies.box_max[i]);
+        let (min, max) = bodies.swept_box(i);
+        let r = self.range(min, max);
         let fits = i64::from(r.2) - i64::from(r.0) < MAX_SPAN
             && i64::from(r.3) - i64::from(r.1) < MAX_SPAN;
         fits.then_some(r)
@@ -120,12 +129,17 @@ impl Grid {
     pub(crate) fn rebuild(&mut self, bodies: &Bodies) {
         let n = bodies.len();
         self.scratch.clear();
-        self.scratch
-            .extend((0..n).map(|i| (bodies.box_max[i] - bodies.box_min[i]).max_element()));
-        self.cell = if n == 0 {
+        // A strided sample is enough for a percentile, and keeps this O(1) per body.
+        let stride = n.div_ceil(SIZE_SAMPLES).max(1);
+        self.scratch.extend((0..n).step_by(stride).map(|i| {
+            let (min, max) = bodies.swept_box(i);
+            (max - min).max_element()
+        }));
+        let samples = self.scratch.len();
+        self.cell = if samples == 0 {
             1.0
         } else {
-            let k = (n * 9 / 10).min(n - 1);
+            let k = (samples * 9 / 10).min(samples - 1);
             let (_, p90, _) = self.scratch.select_nth_unstable_by(k, f64::total_cmp);
             if p90.is_finite() && *p90 > 0.0 {
                 *p90
@@ -162,8 +176,9 @@ impl Grid {
             i64::from(bounds.3) - i64::from(bounds.1) + 1,
         );
         self.dense = bounds.0 <= bounds.2 && w * h <= 4 * n as i64 + 1024;
-        // The hash holds everything of a sparse world, only re-insertions of a dense one.
-        let hashed = if self.dense { n / 2 } else { 4 * n };
+        // The hash holds everything of a sparse world, only re-insertions outside the
+        // dense rectangle of a dense one.
+        let hashed = if self.dense { 64 } else { 4 * n };
         let bits = hashed.max(64).next_power_of_two().trailing_zeros();
         self.shift = 64 - bits;
         self.heads.clear();
@@ -186,6 +201,8 @@ impl Grid {
         (self.gw, self.gh) = (bounds.2 - bounds.0 + 1, bounds.3 - bounds.1 + 1);
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
+        self.dense_heads.clear();
+        self.dense_heads.resize(cells, NONE);
         let covered =
             |r: Range| (r.1..=r.3).flat_map(move |cy| (r.0..=r.2).map(move |cx| (cx, cy)));
         for i in 0..self.registered.len() {
@@ -213,12 +230,19 @@ impl Grid {
         }
     }
 
+    /// Adds entries for body `i` in every cell of its range: dense cells get a chain of
+    /// their own, other cells go to the hash.
     fn hash_insert(&mut self, i: usize, (x0, y0, x1, y1): Range) {
         for cy in y0..=y1 {
             for cx in x0..=x1 {
-                let slot = self.slot(cx, cy);
-                let next = self.heads[slot];
-                self.heads[slot] = self.entries.len() as u32;
+                let head = match self.dense_index(cx, cy) {
+                    Some(c) => &mut self.dense_heads[c],
+                    None => {
+                        let slot = self.slot(cx, cy);
+                        &mut self.heads[slot]
+                    }
+                };
+                let next = std::mem::replace(head, self.entries.len() as u32);
                 self.entries.push(Entry {
                     cx,
                     cy,
@@ -246,35 +270,19 @@ impl Grid {
         self.hash_insert(i, r);
     }
 
+    /// Bodies listed in dense cell `c` at the start of the step.
+    #[inline]
+    fn cell_list(&self, c: usize) -> &[u32] {
+        &self.cell_bodies[self.cell_start[c] as usize..self.cell_start[c + 1] as usize]
+    }
+
     /// Calls `found(i, j)` once for every pair of bodies whose boxes overlap (start of a
     /// step: no re-insertions yet). Dense worlds go cell by cell; each pair is reported
     /// from the cell holding the min corner of the boxes' intersection only.
     pub(crate) fn for_each_pair(&self, bodies: &Bodies, mut found: impl FnMut(usize, usize)) {
         if self.dense {
-            for c in 0..(self.gw as usize * self.gh as usize) {
-                let list =
-                    &self.cell_bodies[self.cell_start[c] as usize..self.cell_start[c + 1] as usize];
-                let (cx, cy) = (
-                    self.gx0 + (c % self.gw as usize) as i32,
-                    self.gy0 + (c / self.gw as usize) as i32,
-                );
-                for (k, &a) in list.iter().enumerate() {
-                    for &b in &list[k + 1..] {
-                        let (a, b) = (a as usize, b as usize);
-                        if self.reports(bodies, a, b, cx, cy) {
-                            found(a.min(b), a.max(b));
-                        }
-                    }
-                }
-            }
-            for &o in &self.oversized {
-                let o = o as usize;
-                for j in 0..bodies.len() {
-                    if j != o && (!self.is_oversized[j] || j > o) && bodies.boxes_overlap(o, j) {
-                        found(o.min(j), o.max(j));
-                    }
-                }
-            }
+            self.for_each_pair_in_rows(bodies, 0..self.gh as usize, &mut found);
+            self.for_each_oversized_pair(bodies, found);
         } else {
             for i in 0..bodies.len() {
                 self.query(bodies, i, true, |j| found(i.min(j), i.max(j)));
@@ -282,14 +290,64 @@ impl Grid {
         }
     }
 
-    /// Whether the pair `(a, b)` found in cell `(cx, cy)` is reported there: boxes
-    /// overlap, and that cell holds the min corner of their intersection.
+    /// Pairs of gridded bodies found in the dense cell rows `rows`, row by row (see
+    /// [`for_each_pair`](Self::for_each_pair)).
+    pub(crate) fn for_each_pair_in_rows(
+        &self,
+        bodies: &Bodies,
+        rows: std::ops::Range<usize>,
+        mut found: impl FnMut(usize, usize),
+    ) {
+        let mut boxes: Vec<(DVec2, DVec2)> = Vec::new();
+        let w = self.gw as usize;
+        for c in rows.start * w..rows.end * w {
+            let list = self.cell_list(c);
+            if list.len() < 2 {
+                continue;
+            }
+            let cell = (self.gx0 + (c % w) as i32, self.gy0 + (c / w) as i32);
+            boxes.clear();
+            boxes.extend(list.iter().map(|&a| bodies.swept_box(a as usize)));
+            for (k, &a) in list.iter().enumerate() {
+                for (l, &b) in list.iter().enumerate().skip(k + 1) {
+                    if self.reports(boxes[k], boxes[l], cell) {
+                        let (a, b) = (a as usize, b as usize);
+                        found(a.min(b), a.max(b));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pairs of an oversized body with any other (dense worlds).
+    pub(crate) fn for_each_oversized_pair(
+        &self,
+        bodies: &Bodies,
+        mut found: impl FnMut(usize, usize),
+    ) {
+        for &o in &self.oversized {
+            let o = o as usize;
+            for j in 0..bodies.len() {
+                if j != o && (!self.is_oversized[j] || j > o) && bodies.boxes_overlap(o, j) {
+                    found(o.min(j), o.max(j));
+                }
+            }
+        }
+    }
+
+    /// Number of dense cell rows (0 in a hashed world).
+    pub(crate) fn dense_rows(&self) -> usize {
+        if self.dense { self.gh as usize } else { 0 }
+    }
+
+    /// Whether two boxes found in cell `(cx, cy)` are reported there: they overlap, and
+    /// that cell holds the min corner of their intersection.
     #[inline]
-    fn reports(&self, bodies: &Bodies, a: usize, b: usize, cx: i32, cy: i32) -> bool {
-        if !bodies.boxes_overlap(a, b) {
+    fn reports(&self, a: (DVec2, DVec2), b: (DVec2, DVec2), (cx, cy): (i32, i32)) -> bool {
+        if !boxes_overlap(a, b) {
             return false;
         }
-        let corner = bodies.box_min[a].max(bodies.box_min[b]);
+        let corner = a.0.max(b.0);
         cell_coord(corner.x, self.inv_cell) == cx && cell_coord(corner.y, self.inv_cell) == cy
     }
 
@@ -317,30 +375,29 @@ impl Grid {
             return;
         }
         let keep = |j: usize| j != i && (!only_greater || j > i);
-        let (x0, y0, x1, y1) = self.range(bodies.box_min[i], bodies.box_max[i]);
+        let own = bodies.swept_box(i);
+        let (x0, y0, x1, y1) = self.range(own.0, own.1);
+        let mut check = |j: usize, cell| {
+            if keep(j) && self.reports(own, bodies.swept_box(j), cell) {
+                found(j);
+            }
+        };
         for cy in y0..=y1 {
             for cx in x0..=x1 {
-                if let Some(c) = self.dense_index(cx, cy) {
-                    for &j in &self.cell_bodies
-                        [self.cell_start[c] as usize..self.cell_start[c + 1] as usize]
-                    {
-                        let j = j as usize;
-                        if keep(j) && self.reports(bodies, i, j, cx, cy) {
-                            found(j);
+                let mut e = match self.dense_index(cx, cy) {
+                    Some(c) => {
+                        for &j in self.cell_list(c) {
+                            check(j as usize, (cx, cy));
                         }
+                        self.dense_heads[c]
                     }
-                }
-                let mut e = self.heads[self.slot(cx, cy)];
+                    None => self.heads[self.slot(cx, cy)],
+                };
                 while e != NONE {
                     let entry = self.entries[e as usize];
                     e = entry.next;
-                    let j = entry.body as usize;
-                    if entry.cx == cx
-                        && entry.cy == cy
-                        && keep(j)
-                        && self.reports(bodies, i, j, cx, cy)
-                    {
-                        found(j);
+                    if entry.cx == cx && entry.cy == cy {
+                        check(entry.body as usize, (cx, cy));
                     }
                 }
             }

@@ -18,6 +18,16 @@ use crate::simulation::Simulation;
 use crate::toi::time_of_impact;
 use glam::DVec2;
 
+/// Outcome of predicting a pair.
+enum Prediction {
+    /// An impact within the step.
+    Impact(Predicted),
+    /// Touching and closing slowly: left to the contact solver and the push-out.
+    Resting,
+    /// No impact within the step.
+    Nothing,
+}
+
 impl Simulation {
     /// Handles every impact of the step in time order, up to the impact cap
     /// ([`StepConfig::impact_cap`](crate::StepConfig::impact_cap)). Past the cap the
@@ -29,20 +39,14 @@ impl Simulation {
         self.late_pairs.clear();
         self.resting_speed = self.config.resting_speed_for(self.dt);
         self.solve_resting_contacts();
-        for k in 0..self.pairs.len() {
-            let (i, j) = self.pairs[k];
-            self.predict_pair(i as usize, j as usize, 0.0);
-        }
-        for i in 0..self.bodies.len() {
-            self.predict_wall(i, 0.0);
-        }
+        self.predict_start();
         let cap = self.config.impact_cap(self.bodies.len());
         let resting_speed = self.resting_speed;
         while let Some(ev) = self.queue.pop() {
             let a = ev.a as usize;
             let wall = code_wall(ev.b);
-            let stale = self.bodies.version[a] != ev.version_a
-                || (wall.is_none() && self.bodies.version[ev.b as usize] != ev.version_b);
+            let stale = self.bodies.hot[a].version != ev.version_a
+                || (wall.is_none() && self.bodies.hot[ev.b as usize].version != ev.version_b);
             if stale {
                 self.stats.stale_events += 1;
                 continue;
@@ -62,64 +66,94 @@ impl Simulation {
         self.stats.resting_impacts = self.impacts.iter().filter(|i| i.resting).count();
     }
 
-    /// Predicts the impact of bodies `i` and `j` from step time `now`.
+    /// Predicts every candidate pair and every body's wall hit from the start of the
+    /// step, then builds the queue from them at once (heapify, not one push each).
+    fn predict_start(&mut self) {
+        let mut predicted = self.queue.take_buffer();
+        for &(i, j) in &self.pairs {
+            match self.pair_prediction(i as usize, j as usize, 0.0) {
+                Prediction::Impact(p) => predicted.push(p),
+                Prediction::Resting => self.late_pairs.push((i, j)),
+                Prediction::Nothing => {}
+            }
+        }
+        predicted.extend((0..self.bodies.len()).filter_map(|i| self.wall_prediction(i, 0.0)));
+        self.queue.rebuild_from(predicted);
+    }
+
+    /// Predicts the impact of bodies `i` and `j` from step time `now` into the queue.
     fn predict_pair(&mut self, i: usize, j: usize, now: f64) {
+        match self.pair_prediction(i, j, now) {
+            Prediction::Impact(p) => self.queue.push(p),
+            Prediction::Resting => self.late_pairs.push((i.min(j) as u32, i.max(j) as u32)),
+            Prediction::Nothing => {}
+        }
+    }
+
+    /// What bodies `i` and `j` will do from step time `now` until the end of the step.
+    fn pair_prediction(&self, i: usize, j: usize, now: f64) -> Prediction {
         let b = &self.bodies;
         let (i, j) = (i.min(j), i.max(j));
         let d = b.position_at(j, now) - b.position_at(i, now);
-        let (w, sigma) = (b.vel[j] - b.vel[i], b.radius[i] + b.radius[j]);
+        let (w, sigma) = (
+            b.hot[j].vel - b.hot[i].vel,
+            b.hot[i].radius + b.hot[j].radius,
+        );
         if b.sensor_pair(i, j) && d.length_squared() <= sigma * sigma {
             // A sensor reports entry only; while the pair overlaps there is nothing to report.
-            return;
+            return Prediction::Nothing;
         }
         if self.resting_speed > 0.0 && !b.sensor_pair(i, j) {
             // Touching and closing slowly: resting contact, not an impact.
-            let touch = sigma + self.config.overlap_slop * b.radius[i].min(b.radius[j]);
+            let touch = sigma + self.config.overlap_slop * b.hot[i].radius.min(b.hot[j].radius);
             let dist_sq = d.length_squared();
             if dist_sq <= touch * touch && -d.dot(w) <= self.resting_speed * dist_sq.sqrt() {
                 // It may sink by up to resting_speed · dt: the push-out must see it even
                 // if the broad phase did not list it at the start of the step.
-                self.late_pairs.push((i as u32, j as u32));
-                return;
+                return Prediction::Resting;
             }
         }
-        if let Some(s) = time_of_impact(d, w, sigma) {
-            let t = now + s;
-            if t <= self.dt {
-                let p = Predicted::new(t, i as u32, j as u32, b.version[i], b.version[j]);
-                self.queue.push(p);
-            }
+        match time_of_impact(d, w, sigma) {
+            Some(s) if now + s <= self.dt => Prediction::Impact(Predicted::new(
+                now + s,
+                i as u32,
+                j as u32,
+                b.hot[i].version,
+                b.hot[j].version,
+            )),
+            _ => Prediction::Nothing,
         }
     }
 
-    /// Predicts body `i`'s next wall hit from step time `now`.
-    fn predict_wall(&mut self, i: usize, now: f64) {
+    /// Body `i`'s next wall hit from step time `now`, if it comes within the step.
+    fn wall_prediction(&self, i: usize, now: f64) -> Option<Predicted> {
         let (Some(arena), b) = (self.config.arena, &self.bodies) else {
-            return;
+            return None;
         };
-        if b.inv_mass[i] == 0.0 || b.sensor[i] {
-            return;
+        if b.hot[i].inv_mass == 0.0 || b.hot[i].sensor() {
+            return None;
         }
-        let (p, v, r) = (b.position_at(i, now), b.vel[i], b.radius[i]);
-        let (margin, resting_speed) = (self.config.overlap_slop * r, self.resting_speed);
+        let (p, v, r) = (b.position_at(i, now), b.hot[i].vel, b.hot[i].radius);
+        let margin = self.config.overlap_slop * r;
+        // Most bodies stay clear of every wall (by more than the slop) for the rest of
+        // the step: their path's box says so without solving anything.
+        let end = p + v * (self.dt - now);
+        let reach = DVec2::splat(r + margin);
+        if (p.min(end) - reach).cmpgt(arena.min).all()
+            && (p.max(end) + reach).cmplt(arena.max).all()
+        {
+            return None;
+        }
+        let resting_speed = self.resting_speed;
         // Walls the body rests on (touching, closing slowly) are resting contacts.
         let resting_on = |wall: Wall| {
             resting_speed > 0.0
                 && arena.depth(wall, p, r) >= -margin
                 && v.dot(wall.outward_normal()) <= resting_speed
         };
-        if let Some((s, wall)) = arena.earliest_hit_where(p, v, r, |w| !resting_on(w)) {
-            let t = now + s;
-            if t <= self.dt {
-                self.queue.push(Predicted::new(
-                    t,
-                    i as u32,
-                    wall_code(wall),
-                    b.version[i],
-                    0,
-                ));
-            }
-        }
+        let (s, wall) = arena.earliest_hit_where(p, v, r, |w| !resting_on(w))?;
+        (now + s <= self.dt)
+            .then(|| Predicted::new(now + s, i as u32, wall_code(wall), b.hot[i].version, 0))
     }
 
     fn hit_pair(&mut self, i: usize, j: usize, t: f64, resting_speed: f64) {
@@ -127,13 +161,18 @@ impl Simulation {
         b.advance(i, t);
         b.advance(j, t);
         let m = manifold(
-            b.pos[i],
-            b.radius[i],
-            b.pos[j],
-            b.radius[j],
+            b.hot[i].pos,
+            b.hot[i].radius,
+            b.hot[j].pos,
+            b.hot[j].radius,
             (i as u32, j as u32),
         );
-        let (vi, vj, wi, wj) = (b.vel[i], b.vel[j], b.inv_mass[i], b.inv_mass[j]);
+        let (vi, vj, wi, wj) = (
+            b.hot[i].vel,
+            b.hot[j].vel,
+            b.hot[i].inv_mass,
+            b.hot[j].inv_mass,
+        );
         let approach = (vi - vj).dot(m.normal);
         if b.sensor_pair(i, j) {
             // Entry of a sensor: reported at its exact time, nothing changes course.
@@ -161,8 +200,8 @@ impl Simulation {
         let Some(r) = normal_impulse(vi, vj, wi, wj, m.normal, e) else {
             return;
         };
-        b.vel[i] = r.v1;
-        b.vel[j] = r.v2;
+        b.hot[i].vel = r.v1;
+        b.hot[j].vel = r.v2;
         // Momentum a static (or kinematic) body gives the dynamic one is external.
         if wi == 0.0 {
             self.stats.external_impulse += (r.v2 - vj) / wj;
@@ -191,7 +230,7 @@ impl Simulation {
         let b = &mut self.bodies;
         b.advance(i, t);
         let n = wall.outward_normal();
-        let v = b.vel[i];
+        let v = b.hot[i].vel;
         let resting = v.dot(n) <= resting_speed;
         let e = if resting {
             0.0
@@ -200,16 +239,16 @@ impl Simulation {
                 .restitution_combine
                 .combine(b.restitution[i], arena.restitution)
         };
-        let Some(r) = normal_impulse(v, DVec2::ZERO, b.inv_mass[i], 0.0, n, e) else {
+        let Some(r) = normal_impulse(v, DVec2::ZERO, b.hot[i].inv_mass, 0.0, n, e) else {
             return;
         };
-        b.vel[i] = r.v1;
-        self.stats.external_impulse += (r.v1 - v) / b.inv_mass[i];
+        b.hot[i].vel = r.v1;
+        self.stats.external_impulse += (r.v1 - v) / b.hot[i].inv_mass;
         self.impacts.push(Impact {
             time: t,
             a: i as u32,
             other: Other::Wall(wall),
-            point: arena.contact_point(wall, b.pos[i]),
+            point: arena.contact_point(wall, b.hot[i].pos),
             normal: n,
             impulse: r.impulse,
             approach_speed: r.approach_speed,
@@ -222,11 +261,10 @@ impl Simulation {
     /// Body `k` got a new velocity at time `t`: invalidate its predictions, re-insert it
     /// in the grid with its new path, and predict its pairs and wall hit again.
     fn course_changed(&mut self, k: usize, t: f64) {
-        if self.bodies.inv_mass[k] == 0.0 {
+        if self.bodies.hot[k].inv_mass == 0.0 {
             return; // static bodies never change course
         }
-        self.bodies.version[k] = self.bodies.version[k].wrapping_add(1);
-        self.bodies.update_box(k, self.dt);
+        self.bodies.hot[k].version = self.bodies.hot[k].version.wrapping_add(1);
         self.grid.insert(&self.bodies, k);
         let mut found = std::mem::take(&mut self.scratch);
         found.clear();
@@ -240,6 +278,8 @@ impl Simulation {
             }
         }
         self.scratch = found;
-        self.predict_wall(k, t);
+        if let Some(p) = self.wall_prediction(k, t) {
+            self.queue.push(p);
+        }
     }
 }

@@ -5,8 +5,8 @@ use crate::simulation::Simulation;
 impl Simulation {
     /// Starts a step of `dt` seconds (a NaN, infinite or negative `dt` counts as 0):
     /// adds `gravity · dt` to every dynamic body's velocity, clamps speeds to
-    /// [`max_speed`](crate::StepConfig::max_speed), and computes each body's swept box
-    /// from its position now to its position at `dt`.
+    /// [`max_speed`](crate::StepConfig::max_speed), and sets the swept boxes (computed
+    /// from the bodies when needed) to run to `dt`.
     pub fn integrate(&mut self, dt: f64) {
         self.dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         self.impacts.clear();
@@ -21,18 +21,17 @@ impl Simulation {
             Default::default()
         };
         let max_speed = self.config.max_speed;
-        let b = &mut self.bodies;
-        for i in 0..b.len() {
-            b.time[i] = 0.0;
-            b.version[i] = 0;
-            if b.inv_mass[i] > 0.0 {
-                b.vel[i] += kick;
+        self.bodies.sweep_end = self.dt;
+        for h in &mut self.bodies.hot {
+            h.time = 0.0;
+            h.version = 0;
+            if h.inv_mass > 0.0 {
+                h.vel += kick;
             }
-            let speed = b.vel[i].length();
+            let speed = h.vel.length();
             if speed > max_speed {
-                b.vel[i] *= max_speed / speed;
+                h.vel *= max_speed / speed;
             }
-            b.update_box(i, self.dt);
         }
     }
 }

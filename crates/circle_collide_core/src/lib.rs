@@ -29,6 +29,7 @@
 //! ```
 
 pub mod arena;
+pub mod bodies;
 pub mod body;
 mod broad_phase;
 pub mod config;
@@ -49,7 +50,8 @@ pub mod stats;
 pub mod toi;
 
 pub use arena::{Arena, Wall};
-pub use body::{Bodies, BodyDesc, InputIssues};
+pub use bodies::Bodies;
+pub use body::{BodyDesc, InputIssues};
 pub use config::StepConfig;
 pub use events::{Impact, Other};
 pub use filter::Layers;

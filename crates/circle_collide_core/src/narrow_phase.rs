@@ -12,8 +12,14 @@ impl Simulation {
         let b = &self.bodies;
         for &(i, j) in &self.pairs {
             let (iu, ju) = (i as usize, j as usize);
-            let m = manifold(b.pos[iu], b.radius[iu], b.pos[ju], b.radius[ju], (i, j));
-            let margin = self.config.overlap_slop * b.radius[iu].min(b.radius[ju]);
+            let m = manifold(
+                b.hot[iu].pos,
+                b.hot[iu].radius,
+                b.hot[ju].pos,
+                b.hot[ju].radius,
+                (i, j),
+            );
+            let margin = self.config.overlap_slop * b.hot[iu].radius.min(b.hot[ju].radius);
             if m.depth >= -margin {
                 self.contacts.push(Contact {
                     a: i,

@@ -63,6 +63,23 @@ impl EventQueue {
         self.heap.pop().map(|Reverse(p)| p)
     }
 
+    /// The queue's storage, emptied, to collect predictions for [`rebuild_from`](Self::rebuild_from).
+    pub fn take_buffer(&mut self) -> Vec<Predicted> {
+        let mut v: Vec<Reverse<Predicted>> = std::mem::take(&mut self.heap).into_vec();
+        v.clear();
+        // Same layout (`Reverse` is transparent): reuse the allocation.
+        v.into_iter().map(|Reverse(p)| p).collect()
+    }
+
+    /// Replaces the queue's contents with `predicted`, in O(n).
+    pub fn rebuild_from(&mut self, predicted: Vec<Predicted>) {
+        self.heap = predicted
+            .into_iter()
+            .map(Reverse)
+            .collect::<Vec<_>>()
+            .into();
+    }
+
     pub fn clear(&mut self) {
         self.heap.clear();
     }

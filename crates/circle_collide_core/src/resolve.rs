@@ -29,13 +29,11 @@ impl Simulation {
         let n = self.bodies.len();
         for i in 0..n {
             self.bodies.advance(i, self.dt);
-            self.bodies.time[i] = 0.0;
+            self.bodies.hot[i].time = 0.0;
         }
         if self.stats.fallback {
             // Bodies moved without collision handling after the cap: find what overlaps now.
-            for i in 0..n {
-                self.bodies.update_box(i, 0.0);
-            }
+            self.bodies.sweep_end = 0.0;
             self.grid.rebuild(&self.bodies);
             self.collect_pairs();
             self.late_pairs.clear();
@@ -68,17 +66,17 @@ impl Simulation {
         let b = &mut self.bodies;
         if let Some(arena) = self.config.arena {
             for i in 0..b.len() {
-                if b.inv_mass[i] == 0.0 || b.sensor[i] {
+                if b.hot[i].inv_mass == 0.0 || b.hot[i].sensor() {
                     continue;
                 }
                 for wall in crate::arena::Wall::ALL {
-                    let depth = arena.depth(wall, b.pos[i], b.radius[i]);
-                    if depth > b.radius[i] {
+                    let depth = arena.depth(wall, b.hot[i].pos, b.hot[i].radius);
+                    if depth > b.hot[i].radius {
                         self.step_issues
                             .push((i as u32, InputIssues::OUTSIDE_ARENA));
                     }
-                    if depth > slop * b.radius[i] {
-                        b.pos[i] -= wall.outward_normal() * depth;
+                    if depth > slop * b.hot[i].radius {
+                        b.hot[i].pos -= wall.outward_normal() * depth;
                         moved += 1;
                     }
                 }
@@ -88,11 +86,16 @@ impl Simulation {
         deep.clear();
         for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
             let (iu, ju) = (i as usize, j as usize);
-            let allowed = slop * b.radius[iu].min(b.radius[ju]);
+            let allowed = slop * b.hot[iu].radius.min(b.hot[ju].radius);
             if b.separable(iu, ju)
-                && manifold::overlaps(b.pos[iu], b.radius[iu] - allowed, b.pos[ju], b.radius[ju])
+                && manifold::overlaps(
+                    b.hot[iu].pos,
+                    b.hot[iu].radius - allowed,
+                    b.hot[ju].pos,
+                    b.hot[ju].radius,
+                )
             {
-                deep.push((up.dot(b.pos[iu] + b.pos[ju]), i, j));
+                deep.push((up.dot(b.hot[iu].pos + b.hot[ju].pos), i, j));
             }
         }
         if up != DVec2::ZERO && first && !deep.is_empty() {
@@ -100,7 +103,7 @@ impl Simulation {
             for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
                 let (iu, ju) = (i as usize, j as usize);
                 if b.separable(iu, ju) {
-                    deep.push((up.dot(b.pos[iu] + b.pos[ju]), i, j));
+                    deep.push((up.dot(b.hot[iu].pos + b.hot[ju].pos), i, j));
                 }
             }
         }
@@ -110,13 +113,13 @@ impl Simulation {
         for &(_, i, j) in &deep {
             let (i, j) = (i as usize, j as usize);
             let m = manifold::manifold(
-                b.pos[i],
-                b.radius[i],
-                b.pos[j],
-                b.radius[j],
+                b.hot[i].pos,
+                b.hot[i].radius,
+                b.hot[j].pos,
+                b.hot[j].radius,
                 (i as u32, j as u32),
             );
-            let smaller = b.radius[i].min(b.radius[j]);
+            let smaller = b.hot[i].radius.min(b.hot[j].radius);
             if m.depth <= slop * smaller {
                 continue;
             }
@@ -125,17 +128,17 @@ impl Simulation {
                 self.step_issues.push((j as u32, InputIssues::DEEP_OVERLAP));
             }
             let (wi, wj) = if up == DVec2::ZERO {
-                let w = b.inv_mass[i] + b.inv_mass[j];
-                (b.inv_mass[i] / w, b.inv_mass[j] / w)
-            } else if (up.dot(b.pos[j]) >= up.dot(b.pos[i]) && b.inv_mass[j] > 0.0)
-                || b.inv_mass[i] == 0.0
+                let w = b.hot[i].inv_mass + b.hot[j].inv_mass;
+                (b.hot[i].inv_mass / w, b.hot[j].inv_mass / w)
+            } else if (up.dot(b.hot[j].pos) >= up.dot(b.hot[i].pos) && b.hot[j].inv_mass > 0.0)
+                || b.hot[i].inv_mass == 0.0
             {
                 (0.0, 1.0)
             } else {
                 (1.0, 0.0)
             };
-            b.pos[i] -= m.normal * (m.depth * wi);
-            b.pos[j] += m.normal * (m.depth * wj);
+            b.hot[i].pos -= m.normal * (m.depth * wi);
+            b.hot[j].pos += m.normal * (m.depth * wj);
             moved += 1;
         }
         self.overlapping = deep;
@@ -154,9 +157,14 @@ impl Simulation {
             let margin = if b.sensor_pair(iu, ju) {
                 0.0
             } else {
-                slop * b.radius[iu].min(b.radius[ju])
+                slop * b.hot[iu].radius.min(b.hot[ju].radius)
             };
-            if manifold::overlaps(b.pos[iu], b.radius[iu] + margin, b.pos[ju], b.radius[ju]) {
+            if manifold::overlaps(
+                b.hot[iu].pos,
+                b.hot[iu].radius + margin,
+                b.hot[ju].pos,
+                b.hot[ju].radius,
+            ) {
                 touching.push((i, j));
             }
         }

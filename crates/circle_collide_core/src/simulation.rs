@@ -5,7 +5,8 @@
 //! → [`resolve`](Simulation::resolve); [`step`](Simulation::step) runs all five. Each phase
 //! lives in its own module.
 
-use crate::body::{Bodies, BodyDesc, InputIssues};
+use crate::bodies::Bodies;
+use crate::body::{BodyDesc, InputIssues};
 use crate::config::StepConfig;
 use crate::events::Impact;
 use crate::grid::Grid;
@@ -49,7 +50,7 @@ pub enum AddBodyError {
 /// // They touched at t = 0.5 and swapped velocities.
 /// let impact = sim.impacts()[0];
 /// assert!((impact.time - 0.5).abs() < 1e-12);
-/// assert_eq!(sim.bodies().velocities(), &[-DVec2::X, DVec2::X]);
+/// assert_eq!(sim.bodies().velocities().collect::<Vec<_>>(), [-DVec2::X, DVec2::X]);
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct Simulation {
@@ -116,8 +117,8 @@ impl Simulation {
     pub fn interacts(&self, i: u32, j: u32) -> bool {
         let (iu, ju) = (i as usize, j as usize);
         let b = &self.bodies;
-        (b.inv_mass[iu] > 0.0 || b.inv_mass[ju] > 0.0 || b.sensor_pair(iu, ju))
-            && b.layers[iu].interacts(b.layers[ju])
+        (b.hot[iu].inv_mass > 0.0 || b.hot[ju].inv_mass > 0.0 || b.sensor_pair(iu, ju))
+            && b.layers_accept(iu, ju)
             && (self.excluded.is_empty() || !self.excluded.contains(&crate::filter::pair_key(i, j)))
     }
 
@@ -134,12 +135,12 @@ impl Simulation {
 
     /// Sets the velocity of body `i` between steps.
     pub fn set_velocity(&mut self, i: u32, velocity: DVec2) {
-        self.bodies.vel[i as usize] = velocity;
+        self.bodies.hot[i as usize].vel = velocity;
     }
 
     /// Sets the position of body `i` between steps.
     pub fn set_position(&mut self, i: u32, position: DVec2) {
-        self.bodies.pos[i as usize] = position;
+        self.bodies.hot[i as usize].pos = position;
     }
 
     /// Impacts of the last step, in the order they were handled: by time, ties broken by

@@ -35,7 +35,7 @@ fn world() -> impl Strategy<Value = (Vec<BodyDesc>, bool)> {
 
 fn deepest_overlap(sim: &Simulation) -> f64 {
     let b = sim.bodies();
-    let (p, r) = (b.positions(), b.radii());
+    let (p, r): (Vec<_>, Vec<_>) = (b.positions().collect(), b.radii().collect());
     let mut worst = f64::MIN;
     for i in 0..p.len() {
         for j in i + 1..p.len() {
@@ -64,7 +64,7 @@ proptest! {
             let (e0, p0) = (sim.bodies().kinetic_energy(), sim.bodies().momentum());
             sim.step(1.0 / 60.0);
             let s = *sim.stats();
-            prop_assert!(sim.bodies().positions().iter().chain(sim.bodies().velocities()).all(|v| v.is_finite()));
+            prop_assert!(sim.bodies().positions().chain(sim.bodies().velocities()).all(|v| v.is_finite()));
             prop_assert!(s.kinetic_energy <= e0 * (1.0 + 1e-9) + 1e-12, "energy rose: {} -> {}", e0, s.kinetic_energy);
             if closed {
                 prop_assert!((s.momentum - p0).length() <= 1e-9 * scale, "momentum moved: {} -> {}", p0, s.momentum);
@@ -104,7 +104,7 @@ proptest! {
         }
         for _ in 0..30 {
             sim.step(1.0 / 60.0);
-            prop_assert!(sim.bodies().positions().iter().chain(sim.bodies().velocities()).all(|v| v.is_finite()));
+            prop_assert!(sim.bodies().positions().chain(sim.bodies().velocities()).all(|v| v.is_finite()));
             prop_assert!(sim.stats().kinetic_energy.is_finite());
         }
     }

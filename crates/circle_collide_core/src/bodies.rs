@@ -1,0 +1,258 @@
+//! The store of the bodies of one step: one 64-byte record per body with everything the
+//! event loop reads (one cache line per body touched), plus the cold per-body data.
+
+use crate::body::BodyDesc;
+use crate::filter::Layers;
+use glam::DVec2;
+
+/// `Hot::flags` bit: the body is a sensor.
+const SENSOR: u32 = 1;
+/// `Hot::flags` bit: the body's layers are not [`Layers::ALL`] (the filter must be read).
+const FILTERED: u32 = 2;
+
+/// What the event loop needs of one body, in one cache line.
+///
+/// The position is kept lazily during the in-step event loop: the body is at
+/// `pos + vel * (t − time)` at step time `t`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(64))]
+pub(crate) struct Hot {
+    pub pos: DVec2,
+    pub vel: DVec2,
+    /// Step time at which `pos` is valid.
+    pub time: f64,
+    pub radius: f64,
+    /// 0 for static bodies.
+    pub inv_mass: f64,
+    /// Bumped at each impulse, to invalidate predicted events lazily.
+    pub version: u32,
+    flags: u32,
+}
+
+impl Hot {
+    /// Whether the body is a sensor.
+    #[inline]
+    pub fn sensor(&self) -> bool {
+        self.flags & SENSOR != 0
+    }
+
+    /// Position at step time `t` (lazy extrapolation).
+    #[inline]
+    pub fn position_at(&self, t: f64) -> DVec2 {
+        self.pos + self.vel * (t - self.time)
+    }
+
+    /// Box of the circle's path from its current time to step time `end`.
+    #[inline]
+    pub fn swept_box(&self, end: f64) -> (DVec2, DVec2) {
+        let stop = self.position_at(end);
+        let r = DVec2::splat(self.radius);
+        (self.pos.min(stop) - r, self.pos.max(stop) + r)
+    }
+}
+
+/// Whether two boxes `(min, max)` overlap (touching counts).
+#[inline]
+pub(crate) fn boxes_overlap(a: (DVec2, DVec2), b: (DVec2, DVec2)) -> bool {
+    a.0.cmple(b.1).all() && b.0.cmple(a.1).all()
+}
+
+/// The bodies of a simulation, indexed `0..len()` in the order they were added.
+///
+/// Read-only from outside the core; the accessors take a body index.
+#[derive(Clone, Debug, Default)]
+pub struct Bodies {
+    pub(crate) hot: Vec<Hot>,
+    pub(crate) restitution: Vec<f64>,
+    pub(crate) layers: Vec<Layers>,
+    /// Step time the swept boxes run to: the step's `dt` during a step, 0 once bodies
+    /// are at the end of it.
+    pub(crate) sweep_end: f64,
+}
+
+impl Bodies {
+    /// Number of bodies.
+    pub fn len(&self) -> usize {
+        self.hot.len()
+    }
+
+    /// Whether there are no bodies.
+    pub fn is_empty(&self) -> bool {
+        self.hot.is_empty()
+    }
+
+    /// Removes every body, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.hot.clear();
+        self.restitution.clear();
+        self.layers.clear();
+    }
+
+    /// Appends an already sanitised body; returns its index.
+    pub(crate) fn push(&mut self, b: &BodyDesc) -> u32 {
+        let index = self.hot.len() as u32;
+        let flags =
+            if b.sensor { SENSOR } else { 0 } | if b.layers == Layers::ALL { 0 } else { FILTERED };
+        self.hot.push(Hot {
+            pos: b.position,
+            vel: b.velocity,
+            time: 0.0,
+            radius: b.radius,
+            inv_mass: if b.mass.is_finite() {
+                1.0 / b.mass
+            } else {
+                0.0
+            },
+            version: 0,
+            flags,
+        });
+        self.restitution.push(b.restitution);
+        self.layers.push(b.layers);
+        index
+    }
+
+    /// Centre of body `i` (valid after a full step).
+    pub fn position(&self, i: usize) -> DVec2 {
+        self.hot[i].pos
+    }
+
+    /// Velocity of body `i`.
+    pub fn velocity(&self, i: usize) -> DVec2 {
+        self.hot[i].vel
+    }
+
+    /// Radius of body `i`.
+    pub fn radius(&self, i: usize) -> f64 {
+        self.hot[i].radius
+    }
+
+    /// Inverse mass of body `i` (0 for a static body).
+    pub fn inverse_mass(&self, i: usize) -> f64 {
+        self.hot[i].inv_mass
+    }
+
+    /// Restitution coefficient of body `i`.
+    pub fn restitution(&self, i: usize) -> f64 {
+        self.restitution[i]
+    }
+
+    /// Whether body `i` is a sensor.
+    pub fn is_sensor(&self, i: usize) -> bool {
+        self.hot[i].sensor()
+    }
+
+    /// Every centre, in body order.
+    ///
+    /// ```
+    /// use circle_collide_core::{BodyDesc, Simulation, StepConfig, glam::DVec2};
+    /// let mut sim = Simulation::new(StepConfig::default());
+    /// sim.add_body(BodyDesc::new(DVec2::new(1.0, 2.0), 0.5, 1.0)).unwrap();
+    /// assert_eq!(sim.bodies().positions().collect::<Vec<_>>(), [DVec2::new(1.0, 2.0)]);
+    /// ```
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = DVec2> + Clone + '_ {
+        self.hot.iter().map(|h| h.pos)
+    }
+
+    /// Every velocity, in body order.
+    pub fn velocities(&self) -> impl ExactSizeIterator<Item = DVec2> + Clone + '_ {
+        self.hot.iter().map(|h| h.vel)
+    }
+
+    /// Every radius, in body order.
+    pub fn radii(&self) -> impl ExactSizeIterator<Item = f64> + Clone + '_ {
+        self.hot.iter().map(|h| h.radius)
+    }
+
+    /// Whether either of `i`, `j` is a sensor.
+    #[inline]
+    pub(crate) fn sensor_pair(&self, i: usize, j: usize) -> bool {
+        self.hot[i].sensor() || self.hot[j].sensor()
+    }
+
+    /// Whether the layers of `i` and `j` accept each other (read only when one is filtered).
+    #[inline]
+    pub(crate) fn layers_accept(&self, i: usize, j: usize) -> bool {
+        (self.hot[i].flags | self.hot[j].flags) & FILTERED == 0
+            || self.layers[i].interacts(self.layers[j])
+    }
+
+    /// Whether the push-out may move the pair `i`, `j` apart: at least one is dynamic
+    /// and neither is a sensor.
+    #[inline]
+    pub(crate) fn separable(&self, i: usize, j: usize) -> bool {
+        self.hot[i].inv_mass + self.hot[j].inv_mass > 0.0 && !self.sensor_pair(i, j)
+    }
+
+    /// Position of body `i` at step time `t` (lazy extrapolation).
+    #[inline]
+    pub(crate) fn position_at(&self, i: usize, t: f64) -> DVec2 {
+        self.hot[i].position_at(t)
+    }
+
+    /// Moves body `i` to step time `t` along its current velocity.
+    #[inline]
+    pub(crate) fn advance(&mut self, i: usize, t: f64) {
+        let h = &mut self.hot[i];
+        if h.time != t {
+            h.pos = h.position_at(t);
+            h.time = t;
+        }
+    }
+
+    /// Box of body `i`'s path over the rest of the sweep (to [`sweep_end`](Self::sweep_end)).
+    #[inline]
+    pub(crate) fn swept_box(&self, i: usize) -> (DVec2, DVec2) {
+        self.hot[i].swept_box(self.sweep_end)
+    }
+
+    /// Whether the swept boxes of `i` and `j` overlap.
+    #[inline]
+    pub(crate) fn boxes_overlap(&self, i: usize, j: usize) -> bool {
+        boxes_overlap(self.swept_box(i), self.swept_box(j))
+    }
+
+    /// Kinetic energy `Σ ½ m v²` of the dynamic bodies.
+    pub fn kinetic_energy(&self) -> f64 {
+        self.hot
+            .iter()
+            .filter(|h| h.inv_mass > 0.0)
+            .map(|h| 0.5 * h.vel.length_squared() / h.inv_mass)
+            .sum()
+    }
+
+    /// Momentum `Σ m v` of the dynamic bodies.
+    pub fn momentum(&self) -> DVec2 {
+        self.hot
+            .iter()
+            .filter(|h| h.inv_mass > 0.0)
+            .map(|h| h.vel / h.inv_mass)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hot_record_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Hot>(), 64);
+        assert_eq!(std::mem::align_of::<Hot>(), 64);
+    }
+
+    #[test]
+    fn swept_box_covers_the_rest_of_the_path() {
+        let mut b = Bodies::default();
+        b.push(&BodyDesc::new(DVec2::ZERO, 0.5, 1.0).with_velocity(DVec2::new(2.0, -1.0)));
+        b.sweep_end = 1.0;
+        assert_eq!(
+            b.swept_box(0),
+            (DVec2::new(-0.5, -1.5), DVec2::new(2.5, 0.5))
+        );
+        b.advance(0, 0.5);
+        assert_eq!(
+            b.swept_box(0),
+            (DVec2::new(0.5, -1.5), DVec2::new(2.5, 0.0))
+        );
+    }
+}
