@@ -1,11 +1,32 @@
-//! Times the gas scene on the Bevy-free core, single-threaded, phase by phase.
+//! Times the gas scene on the Bevy-free core, phase by phase: single-threaded by default,
+//! or with the parallel phases on `threads` scoped threads.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_core --example gas_steps -- [N] [steps]
+//! cargo run --release -p circle_collide_core --example gas_steps -- [N] [steps] [threads]
 //! ```
 
+use circle_collide_core::parallel::Executor;
 use circle_collide_core::{Simulation, scenes};
+use std::sync::Arc;
 use std::time::Instant;
+
+/// Runs jobs on `.0` scoped standard threads (the caller's included), round robin.
+struct Threads(usize);
+
+impl Executor for Threads {
+    fn threads(&self) -> usize {
+        self.0
+    }
+
+    fn run(&self, jobs: usize, job: &(dyn Fn(usize) + Sync)) {
+        std::thread::scope(|s| {
+            for t in 1..self.0 {
+                s.spawn(move || (t..jobs).step_by(self.0).for_each(job));
+            }
+            (0..jobs).step_by(self.0).for_each(job);
+        });
+    }
+}
 
 /// The five phases, in order, with their names.
 const PHASES: [(&str, fn(&mut Simulation)); 5] = [
@@ -25,7 +46,9 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().map_or(100_000, |s| s.parse().expect("N"));
     let steps: usize = args.next().map_or(60, |s| s.parse().expect("steps"));
+    let threads: usize = args.next().map_or(1, |s| s.parse().expect("threads"));
     let mut sim = scenes::gas(n, 0.3, 10.0).simulation();
+    sim.set_executor(Arc::new(Threads(threads.max(1))));
     let e0 = sim.bodies().kinetic_energy();
     let mut totals = Vec::with_capacity(steps);
     let mut phases = vec![Vec::with_capacity(steps); PHASES.len()];
@@ -47,7 +70,7 @@ fn main() {
         .map(|((name, _), times)| format!("{name} {:.3}", median(times)))
         .collect();
     println!(
-        "gas N = {n}: cell {:.3}, {steps} steps, median {:.3} ms, mean {mean:.3} ms, worst {:.3} ms, {:.0} impacts/step, |ΔE|/E {:.1e}\n  phase medians (ms): {}",
+        "gas N = {n}, {threads} thread(s): cell {:.3}, {steps} steps, median {:.3} ms, mean {mean:.3} ms, worst {:.3} ms, {:.0} impacts/step, |ΔE|/E {:.1e}\n  phase medians (ms): {}",
         sim.grid_cell_size(),
         median(&mut totals),
         totals[steps - 1],

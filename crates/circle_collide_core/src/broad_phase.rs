@@ -1,6 +1,7 @@
 //! Phase 2, broad phase: candidate pairs whose swept boxes overlap (seed 001's AABB
 //! pre-check, done at scale with the [`grid`](crate::grid)).
 
+use crate::parallel::chunk_range;
 use crate::simulation::Simulation;
 
 impl Simulation {
@@ -14,15 +15,56 @@ impl Simulation {
         self.stats.oversized_bodies = self.grid.oversized_count();
     }
 
+    /// Lists the interacting candidate pairs into `self.pairs`, in chunks on the
+    /// executor when the world is large; the chunks are joined in order, so the list is
+    /// the same as a serial run's.
     pub(crate) fn collect_pairs(&mut self) {
         let mut pairs = std::mem::take(&mut self.pairs);
         pairs.clear();
-        self.grid.for_each_pair(&self.bodies, |a, b| {
-            if self.interacts(a as u32, b as u32) {
-                pairs.push((a as u32, b as u32));
-            }
-        });
+        let this = &*self;
+        let (n, rows) = (this.bodies.len(), this.grid.dense_rows());
+        let chunks = this.executor.chunks(n, if this.grid.dense { rows } else { n });
+        if chunks <= 1 {
+            this.pairs_in(0..rows, 0..n, &mut pairs);
+        } else {
+            let parts = this.executor.map(chunks, |k| {
+                let mut part = Vec::new();
+                let rows = chunk_range(rows, chunks, k);
+                this.pairs_in(rows, chunk_range(n, chunks, k), &mut part);
+                part
+            });
+            parts.iter().for_each(|part| pairs.extend_from_slice(part));
+        }
+        if this.grid.dense {
+            this.grid.for_each_oversized_pair(&this.bodies, |a, b| {
+                if this.interacts(a as u32, b as u32) {
+                    pairs.push((a as u32, b as u32));
+                }
+            });
+        }
         self.pairs = pairs;
+    }
+
+    /// Interacting pairs found in dense cell `rows` (dense worlds) or from the bodies
+    /// `owners` (hashed worlds), appended to `out`.
+    fn pairs_in(
+        &self,
+        rows: std::ops::Range<usize>,
+        owners: std::ops::Range<usize>,
+        out: &mut Vec<(u32, u32)>,
+    ) {
+        let mut keep = |a: usize, b: usize| {
+            if self.interacts(a as u32, b as u32) {
+                out.push((a as u32, b as u32));
+            }
+        };
+        if self.grid.dense {
+            self.grid.for_each_pair_in_rows(&self.bodies, rows, keep);
+        } else {
+            for i in owners {
+                self.grid.query(&self.bodies, i, true, |j| keep(i.min(j), i.max(j)));
+            }
+        }
     }
 }
 

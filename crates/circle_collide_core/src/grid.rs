@@ -58,6 +58,8 @@ pub(crate) struct Grid {
     /// covered would only add duplicate entries.
     registered: Vec<Range>,
     scratch: Vec<f64>,
+    /// Scratch of the counting sort: next free slot of each dense cell.
+    cursor: Vec<u32>,
 }
 
 /// At most this many boxes are sampled to choose the cell size.
@@ -203,14 +205,16 @@ impl Grid {
         self.cell_start.resize(cells + 1, 0);
         self.dense_heads.clear();
         self.dense_heads.resize(cells, NONE);
-        let covered =
-            |r: Range| (r.1..=r.3).flat_map(move |cy| (r.0..=r.2).map(move |cx| (cx, cy)));
-        for i in 0..self.registered.len() {
-            if !self.is_oversized[i] {
-                for (cx, cy) in covered(self.registered[i]) {
-                    let c = self.dense_index(cx, cy).expect("inside the bounds");
-                    self.cell_start[c + 1] += 1;
-                }
+        // Every gridded body's range lies inside the bounds: walk its cells row by row.
+        let gw = self.gw as usize;
+        let cells_of = |r: Range| {
+            let first = (r.1 - bounds.1) as usize * gw + (r.0 - bounds.0) as usize;
+            let (w, h) = ((r.2 - r.0 + 1) as usize, (r.3 - r.1 + 1) as usize);
+            (0..h).flat_map(move |y| first + y * gw..first + y * gw + w)
+        };
+        for (r, _) in self.registered.iter().zip(&self.is_oversized).filter(|(_, o)| !**o) {
+            for c in cells_of(*r) {
+                self.cell_start[c + 1] += 1;
             }
         }
         for c in 0..cells {
@@ -218,13 +222,13 @@ impl Grid {
         }
         self.cell_bodies.clear();
         self.cell_bodies.resize(self.cell_start[cells] as usize, 0);
-        let mut cursor = self.cell_start.clone();
-        for i in 0..self.registered.len() {
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.cell_start[..cells]);
+        for (i, r) in self.registered.iter().enumerate() {
             if !self.is_oversized[i] {
-                for (cx, cy) in covered(self.registered[i]) {
-                    let c = self.dense_index(cx, cy).expect("inside the bounds");
-                    self.cell_bodies[cursor[c] as usize] = i as u32;
-                    cursor[c] += 1;
+                for c in cells_of(*r) {
+                    self.cell_bodies[self.cursor[c] as usize] = i as u32;
+                    self.cursor[c] += 1;
                 }
             }
         }
@@ -276,43 +280,38 @@ impl Grid {
         &self.cell_bodies[self.cell_start[c] as usize..self.cell_start[c + 1] as usize]
     }
 
-    /// Calls `found(i, j)` once for every pair of bodies whose boxes overlap (start of a
-    /// step: no re-insertions yet). Dense worlds go cell by cell; each pair is reported
-    /// from the cell holding the min corner of the boxes' intersection only.
-    pub(crate) fn for_each_pair(&self, bodies: &Bodies, mut found: impl FnMut(usize, usize)) {
-        if self.dense {
-            self.for_each_pair_in_rows(bodies, 0..self.gh as usize, &mut found);
-            self.for_each_oversized_pair(bodies, found);
-        } else {
-            for i in 0..bodies.len() {
-                self.query(bodies, i, true, |j| found(i.min(j), i.max(j)));
-            }
-        }
-    }
-
-    /// Pairs of gridded bodies found in the dense cell rows `rows`, row by row (see
-    /// [`for_each_pair`](Self::for_each_pair)).
+    /// Calls `found(i, j)` once for every pair of gridded bodies whose boxes overlap and
+    /// that is found in the dense cell rows `rows`, cell by cell (start of a step: no
+    /// re-insertions yet). Each pair is reported from the cell holding the min corner of
+    /// the boxes' intersection only, so all rows together list every pair once; pairs
+    /// with oversized bodies come from
+    /// [`for_each_oversized_pair`](Self::for_each_oversized_pair). Hashed worlds list
+    /// their pairs with [`query`](Self::query) and `only_greater`.
     pub(crate) fn for_each_pair_in_rows(
         &self,
         bodies: &Bodies,
         rows: std::ops::Range<usize>,
         mut found: impl FnMut(usize, usize),
     ) {
-        let mut boxes: Vec<(DVec2, DVec2)> = Vec::new();
+        let mut boxes: Vec<(DVec2, DVec2)> = Vec::with_capacity(16);
         let w = self.gw as usize;
-        for c in rows.start * w..rows.end * w {
-            let list = self.cell_list(c);
-            if list.len() < 2 {
-                continue;
-            }
-            let cell = (self.gx0 + (c % w) as i32, self.gy0 + (c / w) as i32);
-            boxes.clear();
-            boxes.extend(list.iter().map(|&a| bodies.swept_box(a as usize)));
-            for (k, &a) in list.iter().enumerate() {
-                for (l, &b) in list.iter().enumerate().skip(k + 1) {
-                    if self.reports(boxes[k], boxes[l], cell) {
-                        let (a, b) = (a as usize, b as usize);
-                        found(a.min(b), a.max(b));
+        for row in rows {
+            for col in 0..w {
+                let list = self.cell_list(row * w + col);
+                if list.len() < 2 {
+                    continue;
+                }
+                let cell = (self.gx0 + col as i32, self.gy0 + row as i32);
+                boxes.clear();
+                for &a in list {
+                    boxes.push(bodies.swept_box(a as usize));
+                }
+                for (k, &a) in list.iter().enumerate() {
+                    for (l, &b) in list.iter().enumerate().skip(k + 1) {
+                        if self.reports(boxes[k], boxes[l], cell) {
+                            let (a, b) = (a as usize, b as usize);
+                            found(a.min(b), a.max(b));
+                        }
                     }
                 }
             }

@@ -13,6 +13,7 @@ use crate::arena::Wall;
 use crate::events::{Impact, Other};
 use crate::impulse::normal_impulse;
 use crate::manifold::manifold;
+use crate::parallel::chunk_range;
 use crate::queue::{Predicted, code_wall, wall_code};
 use crate::simulation::Simulation;
 use crate::toi::time_of_impact;
@@ -68,17 +69,49 @@ impl Simulation {
 
     /// Predicts every candidate pair and every body's wall hit from the start of the
     /// step, then builds the queue from them at once (heapify, not one push each).
+    /// Large worlds do it in chunks on the executor, joined in order (the late pairs keep
+    /// the serial order; the queue's order does not depend on insertion order).
     fn predict_start(&mut self) {
         let mut predicted = self.queue.take_buffer();
-        for &(i, j) in &self.pairs {
+        let mut late = std::mem::take(&mut self.late_pairs);
+        let this = &*self;
+        let (n, pairs) = (this.bodies.len(), this.pairs.len());
+        let chunks = this.executor.chunks(n, n + pairs);
+        if chunks <= 1 {
+            this.predict_range(0..pairs, 0..n, &mut predicted, &mut late);
+        } else {
+            let parts = this.executor.map(chunks, |k| {
+                let (mut predicted, mut late) = (Vec::new(), Vec::new());
+                let (p, b) = (chunk_range(pairs, chunks, k), chunk_range(n, chunks, k));
+                this.predict_range(p, b, &mut predicted, &mut late);
+                (predicted, late)
+            });
+            for (p, l) in &parts {
+                predicted.extend_from_slice(p);
+                late.extend_from_slice(l);
+            }
+        }
+        self.late_pairs = late;
+        self.queue.rebuild_from(predicted);
+    }
+
+    /// Start-of-step predictions of the candidate pairs `pairs` and of the wall hits of
+    /// the bodies `bodies`.
+    fn predict_range(
+        &self,
+        pairs: std::ops::Range<usize>,
+        bodies: std::ops::Range<usize>,
+        predicted: &mut Vec<Predicted>,
+        late: &mut Vec<(u32, u32)>,
+    ) {
+        for &(i, j) in &self.pairs[pairs] {
             match self.pair_prediction(i as usize, j as usize, 0.0) {
                 Prediction::Impact(p) => predicted.push(p),
-                Prediction::Resting => self.late_pairs.push((i, j)),
+                Prediction::Resting => late.push((i, j)),
                 Prediction::Nothing => {}
             }
         }
-        predicted.extend((0..self.bodies.len()).filter_map(|i| self.wall_prediction(i, 0.0)));
-        self.queue.rebuild_from(predicted);
+        predicted.extend(bodies.filter_map(|i| self.wall_prediction(i, 0.0)));
     }
 
     /// Predicts the impact of bodies `i` and `j` from step time `now` into the queue.

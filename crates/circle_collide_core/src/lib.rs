@@ -42,6 +42,7 @@ pub mod impulse;
 mod integrate;
 pub mod manifold;
 mod narrow_phase;
+pub mod parallel;
 mod queue;
 pub mod resolve;
 pub mod scenes;

@@ -2,32 +2,47 @@
 //! touch or overlap at the start of the step.
 
 use crate::manifold::manifold;
+use crate::parallel::chunk_range;
 use crate::simulation::{Contact, Simulation};
 
 impl Simulation {
     /// Lists the candidate pairs whose circles touch or overlap now (within the slop),
     /// with their manifolds, in pair order.
+    ///
+    /// Large worlds test the pairs in chunks on the executor, joined in order.
     pub fn narrow_phase(&mut self) {
-        self.contacts.clear();
+        let mut contacts = std::mem::take(&mut self.contacts);
+        contacts.clear();
+        let this = &*self;
+        let pairs = this.pairs.len();
+        let chunks = this.executor.chunks(this.bodies.len(), pairs);
+        if chunks <= 1 {
+            this.contacts_in(0..pairs, &mut contacts);
+        } else {
+            let parts = this.executor.map(chunks, |k| {
+                let mut part = Vec::new();
+                this.contacts_in(chunk_range(pairs, chunks, k), &mut part);
+                part
+            });
+            parts.iter().for_each(|part| contacts.extend_from_slice(part));
+        }
+        self.contacts = contacts;
+        self.stats.contacts = self.contacts.len();
+    }
+
+    /// Contacts among the candidate pairs `range`, appended to `out`.
+    fn contacts_in(&self, range: std::ops::Range<usize>, out: &mut Vec<Contact>) {
         let b = &self.bodies;
-        for &(i, j) in &self.pairs {
-            let (iu, ju) = (i as usize, j as usize);
-            let m = manifold(
-                b.hot[iu].pos,
-                b.hot[iu].radius,
-                b.hot[ju].pos,
-                b.hot[ju].radius,
-                (i, j),
-            );
-            let margin = self.config.overlap_slop * b.hot[iu].radius.min(b.hot[ju].radius);
-            if m.depth >= -margin {
-                self.contacts.push(Contact {
+        for &(i, j) in &self.pairs[range] {
+            let (p, q) = (&b.hot[i as usize], &b.hot[j as usize]);
+            let m = manifold(p.pos, p.radius, q.pos, q.radius, (i, j));
+            if m.depth >= -self.config.overlap_slop * p.radius.min(q.radius) {
+                out.push(Contact {
                     a: i,
                     b: j,
                     manifold: m,
                 });
             }
         }
-        self.stats.contacts = self.contacts.len();
     }
 }

@@ -11,6 +11,7 @@ use crate::config::StepConfig;
 use crate::events::Impact;
 use crate::grid::Grid;
 use crate::manifold::Manifold;
+use crate::parallel::{Executor, ExecutorHandle};
 use crate::queue::{EventQueue, MAX_BODIES};
 use crate::stats::StepStats;
 use glam::DVec2;
@@ -78,6 +79,8 @@ pub struct Simulation {
     pub(crate) overlapping: Vec<(f64, u32, u32)>,
     /// Resting-speed threshold of the current step.
     pub(crate) resting_speed: f64,
+    /// Runs the data-parallel parts of a step ([`parallel`](crate::parallel)).
+    pub(crate) executor: ExecutorHandle,
 }
 
 impl Simulation {
@@ -98,6 +101,19 @@ impl Simulation {
             .sanitize(self.config.max_speed)
             .map_err(AddBodyError::Invalid)?;
         Ok((self.bodies.push(&desc), issues))
+    }
+
+    /// Runs the broad phase, the narrow phase and the start-of-step predictions of
+    /// worlds of at least [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)
+    /// bodies as jobs on `executor`. Results are bit-identical to a serial run.
+    ///
+    /// ```
+    /// use circle_collide_core::{Simulation, StepConfig, parallel::Serial};
+    /// let mut sim = Simulation::new(StepConfig::default());
+    /// sim.set_executor(std::sync::Arc::new(Serial));
+    /// ```
+    pub fn set_executor(&mut self, executor: std::sync::Arc<dyn Executor>) {
+        self.executor = ExecutorHandle(executor);
     }
 
     /// Removes every body and every pair exclusion (keeps the allocations).
