@@ -107,6 +107,7 @@ mod narrow_phase;
 pub mod preset;
 mod resolve;
 mod schedule;
+mod tasks;
 mod time_of_impact;
 mod touch;
 mod world;
@@ -126,6 +127,7 @@ pub use integrate::IntegratePlugin;
 pub use narrow_phase::NarrowPhasePlugin;
 pub use resolve::ResolvePlugin;
 pub use schedule::CircleCollideSystems;
+pub use tasks::ComputeTaskPoolExecutor;
 pub use time_of_impact::TimeOfImpactPlugin;
 pub use world::CircleCollideWorld;
 

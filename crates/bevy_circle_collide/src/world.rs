@@ -19,7 +19,7 @@ use circle_collide_core::Simulation;
 /// }
 /// # App::new().add_systems(Update, fastest);
 /// ```
-#[derive(Resource, Default)]
+#[derive(Resource)]
 pub struct CircleCollideWorld {
     pub(crate) sim: Simulation,
     pub(crate) entities: Vec<Entity>,
@@ -27,6 +27,22 @@ pub struct CircleCollideWorld {
     pub(crate) warned: HashSet<(Entity, u8)>,
     pub(crate) skipped: usize,
     pub(crate) phase_seconds: [f64; 5],
+}
+
+impl Default for CircleCollideWorld {
+    /// An empty world whose parallel phases run on Bevy's `ComputeTaskPool`.
+    fn default() -> Self {
+        let mut sim = Simulation::default();
+        sim.set_executor(std::sync::Arc::new(crate::tasks::ComputeTaskPoolExecutor));
+        Self {
+            sim,
+            entities: Vec::new(),
+            opted_in: Vec::new(),
+            warned: HashSet::default(),
+            skipped: 0,
+            phase_seconds: [0.0; 5],
+        }
+    }
 }
 
 impl CircleCollideWorld {

@@ -76,13 +76,22 @@ fn hash_after(scene: &scenes::Scene, threads: usize, steps_n: usize) -> u64 {
 }
 
 /// Positions and velocities after 600 steps hash the same twice and with 1 or 2
-/// task-pool threads, for the gas and the pile.
+/// task-pool threads, for the gas and the pile; and for worlds large enough that the
+/// broad phase, narrow phase and predictions run as parallel jobs (≥
+/// `PARALLEL_MIN_BODIES`), after 120 steps.
 #[test]
 fn same_scene_twice_and_across_thread_counts_is_bit_identical() {
-    for scene in [scenes::gas(1000, 0.3, 10.0), scenes::pile(1000)] {
-        let a = hash_after(&scene, 2, 600);
-        assert_eq!(a, hash_after(&scene, 2, 600));
-        assert_eq!(a, hash_after(&scene, 1, 600));
+    use circle_collide_core::parallel::PARALLEL_MIN_BODIES;
+    let large = PARALLEL_MIN_BODIES + 1000;
+    for (scene, steps) in [
+        (scenes::gas(1000, 0.3, 10.0), 600),
+        (scenes::pile(1000), 600),
+        (scenes::gas(large, 0.3, 10.0), 120),
+        (scenes::pile(large), 120),
+    ] {
+        let a = hash_after(&scene, 2, steps);
+        assert_eq!(a, hash_after(&scene, 2, steps));
+        assert_eq!(a, hash_after(&scene, 1, steps));
         assert_ne!(a, hash_after(&scene, 1, 30), "the hash sees the state");
     }
 }

@@ -23,7 +23,11 @@ impl Simulation {
         pairs.clear();
         let this = &*self;
         let (n, rows) = (this.bodies.len(), this.grid.dense_rows());
-        let chunks = this.executor.chunks(n, if this.grid.dense { rows } else { n });
+        // Work follows the bodies; dense worlds split it by cell rows.
+        let chunks = this
+            .executor
+            .chunks(n, n)
+            .min(if this.grid.dense { rows.max(1) } else { n });
         if chunks <= 1 {
             this.pairs_in(0..rows, 0..n, &mut pairs);
         } else {
@@ -62,7 +66,8 @@ impl Simulation {
             self.grid.for_each_pair_in_rows(&self.bodies, rows, keep);
         } else {
             for i in owners {
-                self.grid.query(&self.bodies, i, true, |j| keep(i.min(j), i.max(j)));
+                self.grid
+                    .query(&self.bodies, i, true, |j| keep(i.min(j), i.max(j)));
             }
         }
     }

@@ -212,7 +212,12 @@ impl Grid {
             let (w, h) = ((r.2 - r.0 + 1) as usize, (r.3 - r.1 + 1) as usize);
             (0..h).flat_map(move |y| first + y * gw..first + y * gw + w)
         };
-        for (r, _) in self.registered.iter().zip(&self.is_oversized).filter(|(_, o)| !**o) {
+        for (r, _) in self
+            .registered
+            .iter()
+            .zip(&self.is_oversized)
+            .filter(|(_, o)| !**o)
+        {
             for c in cells_of(*r) {
                 self.cell_start[c + 1] += 1;
             }

@@ -24,7 +24,9 @@ impl Simulation {
                 this.contacts_in(chunk_range(pairs, chunks, k), &mut part);
                 part
             });
-            parts.iter().for_each(|part| contacts.extend_from_slice(part));
+            parts
+                .iter()
+                .for_each(|part| contacts.extend_from_slice(part));
         }
         self.contacts = contacts;
         self.stats.contacts = self.contacts.len();
