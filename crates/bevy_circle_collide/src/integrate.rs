@@ -50,6 +50,7 @@ pub(crate) fn integrate(
     world.entities.clear();
     world.opted_in.clear();
     world.skipped = 0;
+    world.sim.reserve_bodies(bodies.iter().len());
     let density = config.effective_density();
     for (entity, collider, velocity, mass, restitution, transform, opted_in, layers, sensor) in
         &bodies

@@ -26,7 +26,7 @@ pub(crate) fn resolve(
     mut world: ResMut<CircleCollideWorld>,
     config: Res<CircleCollideConfig>,
     mut diagnostics: ResMut<CollisionDiagnostics>,
-    mut bodies: Query<(&mut Transform, &mut Velocity), With<CircleCollider>>,
+    mut bodies: Query<(Entity, &mut Transform, &mut Velocity), With<CircleCollider>>,
     mut writer: MessageWriter<CollisionEvent>,
     mut commands: Commands,
 ) {
@@ -39,18 +39,30 @@ pub(crate) fn resolve(
         world.warn_once(entity, issue);
     }
     let b = world.sim.bodies();
-    for (i, entity) in world.entities.iter().enumerate() {
-        // The entity may have lost its collider between gather and write back only if a
-        // phase was replaced by user code; skip it then.
-        let Ok((mut transform, mut velocity)) = bodies.get_mut(*entity) else {
-            continue;
-        };
+    let write = |i: usize, transform: &mut Mut<Transform>, velocity: &mut Mut<Velocity>| {
         let (p, v) = (vec2(b.position(i)), vec2(b.velocity(i)));
         if transform.translation.truncate() != p {
             transform.translation.x = p.x;
             transform.translation.y = p.y;
         }
         velocity.set_if_neq(Velocity(v));
+    };
+    // The query usually yields the entities in the order the gather listed them: write
+    // back in one pass while it does, and look the rest up one by one.
+    let mut next = 0;
+    for (entity, mut transform, mut velocity) in &mut bodies {
+        if world.entities.get(next) != Some(&entity) {
+            break;
+        }
+        write(next, &mut transform, &mut velocity);
+        next += 1;
+    }
+    for (i, entity) in world.entities.iter().enumerate().skip(next) {
+        // The entity may have lost its collider between gather and write back only if a
+        // phase was replaced by user code; skip it then.
+        if let Ok((_, mut transform, mut velocity)) = bodies.get_mut(*entity) {
+            write(i, &mut transform, &mut velocity);
+        }
     }
     let step = diagnostics.step;
     for impact in world.sim.impacts() {

@@ -91,10 +91,20 @@ fn main() {
     engines::after_startup(&mut app, args.engine, &scene);
     let start = measure::snapshot(&mut app, args.engine);
     let mut times = Vec::with_capacity(args.steps);
+    let mut phases = Vec::with_capacity(args.steps);
     for _ in 0..args.steps {
         let t = std::time::Instant::now();
         app.update();
         times.push(t.elapsed().as_secs_f64() * 1e3);
+        if let Some(d) = app
+            .world()
+            .get_resource::<bevy_circle_collide::CollisionDiagnostics>()
+        {
+            phases.push(d.phase_seconds);
+        }
+    }
+    if std::env::var_os("PHASES").is_some() {
+        measure::print_phase_medians(&mut phases);
     }
     let end = measure::snapshot(&mut app, args.engine);
     let arena = scene.config.arena.expect("standard scenes have walls");

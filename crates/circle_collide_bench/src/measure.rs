@@ -110,3 +110,25 @@ impl Report<'_> {
         )
     }
 }
+
+/// Prints to stderr the median milliseconds of each of our five phases (with `PHASES=1`).
+pub fn print_phase_medians(phases: &mut [[f64; 5]]) {
+    if phases.is_empty() {
+        return;
+    }
+    let names = [
+        "integrate+gather",
+        "broad",
+        "narrow",
+        "impacts",
+        "resolve+scatter",
+    ];
+    let medians: Vec<String> = (0..5)
+        .map(|k| {
+            let mut v: Vec<f64> = phases.iter().map(|p| p[k] * 1e3).collect();
+            v.sort_by(f64::total_cmp);
+            format!("{} {:.3}", names[k], v[v.len() / 2])
+        })
+        .collect();
+    eprintln!("phase medians (ms): {}", medians.join(", "));
+}

@@ -28,8 +28,11 @@ impl Executor for Threads {
     }
 }
 
+/// One phase of a step.
+type Phase = fn(&mut Simulation);
+
 /// The five phases, in order, with their names.
-const PHASES: [(&str, fn(&mut Simulation)); 5] = [
+const PHASES: [(&str, Phase); 5] = [
     ("integrate", |s| s.integrate(scenes::DT)),
     ("broad", Simulation::broad_phase),
     ("narrow", Simulation::narrow_phase),

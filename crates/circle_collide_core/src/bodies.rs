@@ -88,6 +88,13 @@ impl Bodies {
         self.layers.clear();
     }
 
+    /// Makes room for `additional` more bodies.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.hot.reserve(additional);
+        self.restitution.reserve(additional);
+        self.layers.reserve(additional);
+    }
+
     /// Appends an already sanitised body; returns its index.
     pub(crate) fn push(&mut self, b: &BodyDesc) -> u32 {
         let index = self.hot.len() as u32;

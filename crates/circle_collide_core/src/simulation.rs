@@ -116,6 +116,11 @@ impl Simulation {
         self.executor = ExecutorHandle(executor);
     }
 
+    /// Makes room for `additional` more bodies (avoids regrowing while adding them).
+    pub fn reserve_bodies(&mut self, additional: usize) {
+        self.bodies.reserve(additional);
+    }
+
     /// Removes every body and every pair exclusion (keeps the allocations).
     pub fn clear_bodies(&mut self) {
         self.bodies.clear();
