@@ -127,7 +127,7 @@ pub use integrate::IntegratePlugin;
 pub use narrow_phase::NarrowPhasePlugin;
 pub use resolve::ResolvePlugin;
 pub use schedule::CircleCollideSystems;
-pub use tasks::ComputeTaskPoolExecutor;
+pub use tasks::{ComputeTaskPoolExecutor, task_pool_options};
 pub use time_of_impact::TimeOfImpactPlugin;
 pub use world::CircleCollideWorld;
 

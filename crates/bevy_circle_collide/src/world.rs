@@ -46,6 +46,24 @@ impl Default for CircleCollideWorld {
 }
 
 impl CircleCollideWorld {
+    /// Replaces the executor of the parallel phases (default:
+    /// [`ComputeTaskPoolExecutor`](crate::ComputeTaskPoolExecutor)); results do not depend
+    /// on it. For example, to keep the physics on one thread:
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// use bevy_circle_collide::CircleCollideWorld;
+    /// use bevy_circle_collide::core::parallel::Serial;
+    /// let mut world = CircleCollideWorld::default();
+    /// world.set_executor(std::sync::Arc::new(Serial));
+    /// ```
+    pub fn set_executor(
+        &mut self,
+        executor: std::sync::Arc<dyn circle_collide_core::parallel::Executor>,
+    ) {
+        self.sim.set_executor(executor);
+    }
+
     /// The core simulation of the last step (bodies, impacts, contacts, statistics).
     pub fn simulation(&self) -> &Simulation {
         &self.sim

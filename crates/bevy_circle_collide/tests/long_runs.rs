@@ -53,9 +53,23 @@ fn gas_conserves_energy_and_momentum_over_ten_thousand_steps() {
     assert!(worst <= 0.01 * 0.5, "overlap {worst}");
 }
 
-fn hash_after(scene: &scenes::Scene, threads: usize, steps_n: usize) -> u64 {
+/// Hash of every body's position and velocity bits after `steps_n` steps, with the
+/// parallel phases on the compute pool (two threads), or serial.
+fn hash_after(scene: &scenes::Scene, serial: bool, steps_n: usize) -> u64 {
     use std::hash::{Hash, Hasher};
-    let mut app = app_with_threads(threads);
+    let mut app = app_with_threads(2);
+    assert_eq!(
+        bevy::tasks::ComputeTaskPool::get().thread_num(),
+        2,
+        "the compute pool has two threads, so the parallel phases really run on two"
+    );
+    if serial {
+        app.world_mut()
+            .resource_mut::<bevy_circle_collide::CircleCollideWorld>()
+            .set_executor(std::sync::Arc::new(
+                bevy_circle_collide::core::parallel::Serial,
+            ));
+    }
     spawn_scene(&mut app, scene);
     steps(&mut app, steps_n);
     let mut q = app.world_mut().query::<(Entity, &Transform, &Velocity)>();
@@ -75,10 +89,10 @@ fn hash_after(scene: &scenes::Scene, threads: usize, steps_n: usize) -> u64 {
     h.finish()
 }
 
-/// Positions and velocities after 600 steps hash the same twice and with 1 or 2
-/// task-pool threads, for the gas and the pile; and for worlds large enough that the
-/// broad phase, narrow phase and predictions run as parallel jobs (≥
-/// `PARALLEL_MIN_BODIES`), after 120 steps.
+/// Positions and velocities hash the same twice, and the same with the parallel phases
+/// on a two-thread compute pool as serially: for the gas and the pile at 1000 bodies
+/// (600 steps, below the parallel threshold) and above `PARALLEL_MIN_BODIES`
+/// (120 steps, where the broad phase, narrow phase and predictions run as jobs).
 #[test]
 fn same_scene_twice_and_across_thread_counts_is_bit_identical() {
     use circle_collide_core::parallel::PARALLEL_MIN_BODIES;
@@ -89,9 +103,9 @@ fn same_scene_twice_and_across_thread_counts_is_bit_identical() {
         (scenes::gas(large, 0.3, 10.0), 120),
         (scenes::pile(large), 120),
     ] {
-        let a = hash_after(&scene, 2, steps);
-        assert_eq!(a, hash_after(&scene, 2, steps));
-        assert_eq!(a, hash_after(&scene, 1, steps));
-        assert_ne!(a, hash_after(&scene, 1, 30), "the hash sees the state");
+        let a = hash_after(&scene, false, steps);
+        assert_eq!(a, hash_after(&scene, false, steps));
+        assert_eq!(a, hash_after(&scene, true, steps));
+        assert_ne!(a, hash_after(&scene, true, 30), "the hash sees the state");
     }
 }

@@ -106,9 +106,8 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
 }
 
 /// Settings that need the engine's own startup to have run.
-pub fn after_startup(app: &mut App, engine: Engine, scene: &Scene) {
+pub fn after_startup(app: &mut App, engine: Engine, gravity: Vec2) {
     if engine == Engine::Rapier {
-        let gravity = scene.config.gravity.as_vec2();
         let mut q = app
             .world_mut()
             .query::<&mut bevy_rapier2d::prelude::RapierConfiguration>();

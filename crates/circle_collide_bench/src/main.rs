@@ -13,7 +13,7 @@
 mod engines;
 mod measure;
 
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::app::TaskPoolPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_circle_collide::core::scenes;
@@ -77,18 +77,21 @@ fn main() {
     let step = Time::<Fixed>::from_hz(60.0).timestep();
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
-        task_pool_options: TaskPoolOptions::with_num_threads(args.threads),
+        task_pool_options: bevy_circle_collide::task_pool_options(args.threads),
     }))
     .add_plugins(TransformPlugin)
     .insert_resource(Time::<Fixed>::from_hz(60.0))
     .insert_resource(TimeUpdateStrategy::ManualDuration(step));
     engines::add(&mut app, args.engine, &scene);
+    // The engines hold their own copies now: free the scene's body list (all engines alike).
+    let config = scene.config.clone();
+    drop(scene);
     // What `App::run` would do first: plugins finishing their setup.
     app.finish();
     app.cleanup();
     // Frame 0 runs no fixed step; after it, one update is one step.
     app.update();
-    engines::after_startup(&mut app, args.engine, &scene);
+    engines::after_startup(&mut app, args.engine, config.gravity.as_vec2());
     let start = measure::snapshot(&mut app, args.engine);
     let mut times = Vec::with_capacity(args.steps);
     let mut phases = Vec::with_capacity(args.steps);
@@ -107,7 +110,7 @@ fn main() {
         measure::print_phase_medians(&mut phases);
     }
     let end = measure::snapshot(&mut app, args.engine);
-    let arena = scene.config.arena.expect("standard scenes have walls");
+    let arena = config.arena.expect("standard scenes have walls");
     let report = measure::Report {
         engine: args.engine,
         scene: &args.scene,

@@ -2,7 +2,7 @@
 //! of 1/60 s per update, scene spawning, event collection and an independent overlap check.
 #![allow(dead_code)]
 
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
+use bevy::app::TaskPoolPlugin;
 use bevy::ecs::schedule::{LogLevel, ScheduleBuildSettings};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -18,11 +18,11 @@ fn collect(mut reader: MessageReader<CollisionEvent>, mut out: ResMut<Collected>
 }
 
 /// A headless app with the plugin, one fixed step of 1/60 s per `update()` after the
-/// first, and the given number of task-pool threads.
+/// first, and the given number of compute-pool threads.
 pub fn app_with_threads(threads: usize) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
-        task_pool_options: TaskPoolOptions::with_num_threads(threads),
+        task_pool_options: bevy_circle_collide::task_pool_options(threads),
     }))
     .add_plugins(CircleCollidePlugin::default())
     .insert_resource(Time::<Fixed>::from_hz(60.0))
