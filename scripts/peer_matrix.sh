@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the peer matrix: gas and pile × N in {1k, 10k, 100k} × {ours, avian, rapier},
-# three repetitions, engines alternating (the order rotates every repetition), 2 threads.
+# three repetitions, engines alternating (the order rotates every repetition), 2 compute-pool
+# threads for every engine (bevy_circle_collide::task_pool_options(2)).
 # Writes results/peers.jsonl (one line per run), results/peers.csv (medians over the
 # repetitions), results/peers.svg (plot) and results/peers.md (table), with the machine.
 #

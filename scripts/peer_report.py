@@ -50,7 +50,7 @@ try:
             break
 except OSError:
     pass
-machine = f"{cpu}, {os.cpu_count()} cores, {platform.system()}, {datetime.date.today()}; 2 task-pool threads"
+machine = f"{cpu}, {os.cpu_count()} cores, {platform.system()}, {datetime.date.today()}; 2 compute-pool threads (task_pool_options(2))"
 
 def fmt(x, spec):
     return "—" if x is None else format(x, spec)
@@ -87,7 +87,7 @@ Y = lambda m: H - B - (math.log10(m) - y0) / (y1 - y0) * (H - B - 30)
 colors = {"ours": "#d62728", "avian": "#1f77b4", "rapier": "#2ca02c"}
 svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
        f'<rect width="{W}" height="{H}" fill="white"/>',
-       f'<text x="{L}" y="18" font-size="14">ms per step (median) vs circles, 2 threads — solid: gas, dashed: pile</text>']
+       f'<text x="{L}" y="18" font-size="14">ms per step (median) vs circles, 2 compute threads — solid: gas, dashed: pile</text>']
 for e in range(int(y0), int(y1) + 1):
     y = Y(10 ** e)
     svg.append(f'<line x1="{L}" y1="{y:.1f}" x2="{W-20}" y2="{y:.1f}" stroke="#ddd"/><text x="{L-8}" y="{y+4:.1f}" text-anchor="end">{10**e:g}</text>')
