@@ -30,9 +30,9 @@ use glam::DVec2;
 /// A contact handled by the solver.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RestingContact {
-    a: u32,
+    pub(crate) a: u32,
     /// Body index, or a wall code.
-    b: u32,
+    pub(crate) b: u32,
     /// Unit normal from `a` towards `b`.
     normal: DVec2,
     /// Height of the contact point against gravity (sort key of the shock pass).
@@ -56,6 +56,15 @@ impl Simulation {
             return;
         }
         self.gather_contacts(false);
+        // The boxes the broad phase saw, to tell afterwards whose path now leaves its own.
+        self.contact_boxes.clear();
+        for k in 0..self.resting.len() {
+            let (a, b) = (self.resting[k].a, self.resting[k].b);
+            for i in std::iter::once(a).chain(code_wall(b).is_none().then_some(b)) {
+                self.contact_boxes
+                    .push((i, self.bodies.swept_box(i as usize)));
+            }
+        }
         self.run_contact_passes(self.config.contact_iterations);
         self.report_contact_impacts();
         self.stats.resting_contacts = self.resting.len();

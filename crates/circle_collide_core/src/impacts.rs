@@ -41,6 +41,7 @@ impl Simulation {
         self.resting_speed = self.config.resting_speed_for(self.dt);
         self.solve_resting_contacts();
         self.predict_start();
+        self.follow_contact_changes();
         let cap = self.config.impact_cap(self.bodies.len());
         let resting_speed = self.resting_speed;
         while let Some(ev) = self.queue.pop() {
@@ -112,6 +113,24 @@ impl Simulation {
             }
         }
         predicted.extend(bodies.filter_map(|i| self.wall_prediction(i, 0.0)));
+    }
+
+    /// The broad phase listed the pairs of each body's path before the contact solver
+    /// changed velocities. A body whose new path leaves the box of its old one is
+    /// listed again and predicted anew (as after an impact), so no partner along the new
+    /// path is missed. Bodies that only slowed down (resting) keep their pairs.
+    fn follow_contact_changes(&mut self) {
+        for k in 0..self.contact_boxes.len() {
+            let (i, (min, max)) = self.contact_boxes[k];
+            let i = i as usize;
+            let (new_min, new_max) = self.bodies.swept_box(i);
+            let inside = min.cmple(new_min).all() && new_max.cmple(max).all();
+            // Version 0: not yet redirected this step (a body can be in several contacts).
+            let h = &self.bodies.hot[i];
+            if !inside && h.inv_mass > 0.0 && h.version == 0 {
+                self.course_changed(i, 0.0);
+            }
+        }
     }
 
     /// Predicts the impact of bodies `i` and `j` from step time `now` into the queue.

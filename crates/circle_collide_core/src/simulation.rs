@@ -77,6 +77,8 @@ pub struct Simulation {
     pub(crate) step_issues: Vec<(u32, InputIssues)>,
     /// Scratch of the push-out: (height, pair) of overlaps beyond the slop.
     pub(crate) overlapping: Vec<(f64, u32, u32)>,
+    /// Swept boxes, before the contact solver, of the bodies in resting contacts.
+    pub(crate) contact_boxes: Vec<(u32, (DVec2, DVec2))>,
     /// Resting-speed threshold of the current step.
     pub(crate) resting_speed: f64,
     /// Runs the data-parallel parts of a step ([`parallel`](crate::parallel)).

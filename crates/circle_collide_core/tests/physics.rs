@@ -280,3 +280,31 @@ fn walls_reflect_with_exact_time() {
     assert!((i.point - DVec2::new(10.0, 7.0)).length() < 1e-12);
     assert!((sim.bodies().position(0) - DVec2::new(8.0, 7.5)).length() < 1e-12);
 }
+
+/// Under gravity, a pair touching at the start of a step and closing fast is solved by
+/// the contact solver at t = 0, which sends the body back. Its new path meets a body the
+/// broad phase never paired it with (their boxes before the solver were apart): that
+/// impact must still happen, at its exact time, and swap the equal masses' velocities.
+#[test]
+fn body_sent_back_by_the_contact_solver_meets_new_partners_exactly() {
+    let mut sim = Simulation::new(StepConfig {
+        gravity: DVec2::new(0.0, -9.81),
+        ..Default::default()
+    });
+    let ball = |x: f64| BodyDesc::new(DVec2::new(x, 0.0), 0.5, 1.0).with_restitution(1.0);
+    // A moves at 30 into the static B it touches; C rests 0.25 to A's left.
+    sim.add_body(ball(0.0).with_velocity(DVec2::new(30.0, 0.0)))
+        .unwrap();
+    let wall = BodyDesc::new(DVec2::new(1.0, 0.0), 0.5, f64::INFINITY).with_restitution(1.0);
+    sim.add_body(wall).unwrap();
+    sim.add_body(ball(-1.25)).unwrap();
+    sim.step(1.0 / 60.0);
+    let hit = sim
+        .impacts()
+        .iter()
+        .find(|i| i.a == 0 && i.other == Other::Body(2))
+        .expect("A, sent back by the contact with B, hits C");
+    assert!((hit.time - 1.0 / 120.0).abs() < 1e-12, "time {}", hit.time);
+    let (va, vc) = (sim.bodies().velocity(0), sim.bodies().velocity(2));
+    assert!(va.x.abs() < 1e-9 && (vc.x + 30.0).abs() < 1e-9, "{va} {vc}");
+}
