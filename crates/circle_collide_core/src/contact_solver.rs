@@ -51,13 +51,14 @@ impl Simulation {
     /// Solves the contacts touching at the start of this step (see the module docs).
     pub(crate) fn solve_resting_contacts(&mut self) {
         self.resting.clear();
+        // Cleared even when no solver runs: the boxes belong to this step's bodies only.
+        self.contact_boxes.clear();
         let resting_speed = self.resting_speed;
         if resting_speed <= 0.0 {
             return;
         }
         self.gather_contacts(false);
         // The boxes the broad phase saw, to tell afterwards whose path now leaves its own.
-        self.contact_boxes.clear();
         for k in 0..self.resting.len() {
             let (a, b) = (self.resting[k].a, self.resting[k].b);
             for i in std::iter::once(a).chain(code_wall(b).is_none().then_some(b)) {

@@ -308,3 +308,29 @@ fn body_sent_back_by_the_contact_solver_meets_new_partners_exactly() {
     let (va, vc) = (sim.bodies().velocity(0), sim.bodies().velocity(2));
     assert!(va.x.abs() < 1e-9 && (vc.x + 30.0).abs() < 1e-9, "{va} {vc}");
 }
+
+/// Switching gravity off and replacing the bodies between steps: nothing of the resting
+/// contacts of the earlier step (with more bodies) may leak into the next one.
+#[test]
+fn resting_state_does_not_outlive_its_step() {
+    let mut sim = Simulation::new(StepConfig {
+        gravity: DVec2::new(0.0, -9.81),
+        ..Default::default()
+    });
+    for k in 0..4 {
+        let pos = DVec2::new(k as f64, 0.0);
+        sim.add_body(BodyDesc::new(pos, 0.5, 1.0).with_velocity(DVec2::X))
+            .unwrap();
+    }
+    sim.step(1.0 / 60.0);
+    assert!(
+        sim.stats().resting_contacts > 0,
+        "touching row under gravity"
+    );
+    sim.config.gravity = DVec2::ZERO;
+    sim.clear_bodies();
+    sim.add_body(BodyDesc::new(DVec2::ZERO, 0.5, 1.0).with_velocity(DVec2::X))
+        .unwrap();
+    sim.step(1.0 / 60.0);
+    assert!((sim.bodies().position(0).x - 1.0 / 60.0).abs() < 1e-12);
+}
