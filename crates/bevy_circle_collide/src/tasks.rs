@@ -5,9 +5,9 @@ use bevy::app::TaskPoolOptions;
 use bevy::tasks::ComputeTaskPool;
 use circle_collide_core::parallel::Executor;
 
-/// Runs the core's parallel jobs on Bevy's `ComputeTaskPool` and the calling thread, or
-/// on the calling thread alone when there is no pool. Results do not depend on the number
-/// of threads (see [`circle_collide_core::parallel`]).
+/// Runs the core's parallel jobs on Bevy's `ComputeTaskPool` when it has more than one
+/// thread, on the calling thread otherwise (no pool, or a single compute thread). Results
+/// do not depend on the number of threads (see [`circle_collide_core::parallel`]).
 ///
 /// ```
 /// use bevy_circle_collide::ComputeTaskPoolExecutor;

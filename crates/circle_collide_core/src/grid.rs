@@ -1,17 +1,19 @@
 //! Uniform grid over swept boxes, with in-step re-insertion.
 //!
 //! The cell size is the 90th percentile of the swept-box extents (over a strided sample of
-//! at most 4096 bodies), so about nine bodies in ten cover at most 2×2 cells. A body whose box spans more than [`MAX_SPAN`] cells on an axis
-//! (a huge circle, or a very fast one) goes to an *oversized* list that is tested against
-//! every body directly instead of flooding the grid: a few huge circles cost O(N) each
-//! and never ruin the cell size for the rest.
+//! at most 4096 bodies), so about nine bodies in ten cover at most 2×2 cells. A body whose
+//! box spans more than [`MAX_SPAN`] cells on an axis (a huge circle, or a very fast one)
+//! goes to an *oversized* list that is tested against every body directly instead of
+//! flooding the grid: a few huge circles cost O(N) each and never ruin the cell size for
+//! the rest.
 //!
 //! At the start of a step the bodies go into a *dense* grid when the rectangle of cells
 //! they cover is compact (at most `4 N + 1024` cells): a counting sort into one array per
 //! cell, so a cell's bodies are contiguous in memory and pairs are generated cell by cell.
 //! Sparse worlds use a hash of the cells instead. Bodies whose course changes mid-step are
-//! inserted again, into the hash, with the boxes of their new paths; their old entries go
-//! stale and are filtered out by the box test, so nothing is ever removed during a step.
+//! inserted again (into per-cell chains of the dense cells, or the hash) with the boxes of
+//! their new paths; their old entries go stale and are filtered out by the box test, so
+//! nothing is ever removed during a step.
 
 use crate::bodies::{Bodies, boxes_overlap};
 use glam::DVec2;
@@ -191,7 +193,7 @@ impl Grid {
         } else {
             for i in 0..n {
                 if let Some(r) = (!self.is_oversized[i]).then_some(self.registered[i]) {
-                    self.hash_insert(i, r);
+                    self.add_entries(i, r);
                 }
             }
         }
@@ -241,7 +243,7 @@ impl Grid {
 
     /// Adds entries for body `i` in every cell of its range: dense cells get a chain of
     /// their own, other cells go to the hash.
-    fn hash_insert(&mut self, i: usize, (x0, y0, x1, y1): Range) {
+    fn add_entries(&mut self, i: usize, (x0, y0, x1, y1): Range) {
         for cy in y0..=y1 {
             for cx in x0..=x1 {
                 let head = match self.dense_index(cx, cy) {
@@ -276,7 +278,7 @@ impl Grid {
             return;
         }
         self.registered[i] = r;
-        self.hash_insert(i, r);
+        self.add_entries(i, r);
     }
 
     /// Bodies listed in dense cell `c` at the start of the step.
