@@ -82,7 +82,9 @@ fn main() {
     .add_plugins(TransformPlugin)
     .insert_resource(Time::<Fixed>::from_hz(60.0))
     .insert_resource(TimeUpdateStrategy::ManualDuration(step));
+    measure::trace_memory("scene built");
     engines::add(&mut app, args.engine, &scene);
+    measure::trace_memory("spawned");
     // The engines hold their own copies now: free the scene's body list (all engines alike).
     let config = scene.config.clone();
     drop(scene);
@@ -92,7 +94,9 @@ fn main() {
     // Frame 0 runs no fixed step; after it, one update is one step.
     app.update();
     engines::after_startup(&mut app, args.engine, config.gravity.as_vec2());
-    let start = measure::snapshot(&mut app, args.engine);
+    measure::trace_memory("first update");
+    // Only the energy of the start is needed: do not hold a copy of the circles.
+    let start_energy = measure::snapshot(&mut app, args.engine).kinetic_energy;
     let mut times = Vec::with_capacity(args.steps);
     let mut phases = Vec::with_capacity(args.steps);
     for _ in 0..args.steps {
@@ -109,6 +113,9 @@ fn main() {
     if std::env::var_os("PHASES").is_some() {
         measure::print_phase_medians(&mut phases);
     }
+    measure::trace_memory("steps done");
+    // The engine's peak: the runner's measurements below allocate copies of the circles.
+    let peak_rss_kb = measure::peak_rss_kb();
     let end = measure::snapshot(&mut app, args.engine);
     let arena = config.arena.expect("standard scenes have walls");
     let report = measure::Report {
@@ -118,9 +125,11 @@ fn main() {
         steps: args.steps,
         threads: args.threads,
         times: &times,
-        ke_ratio: (start.kinetic_energy > 0.0).then(|| end.kinetic_energy / start.kinetic_energy),
+        ke_ratio: (start_energy > 0.0).then(|| end.kinetic_energy / start_energy),
         max_overlap_over_r: measure::deepest_overlap(&end.circles) / scenes::RADIUS as f32,
         escaped: measure::escaped(&end.circles, arena.min.as_vec2(), arena.max.as_vec2()),
+        peak_rss_kb,
     };
+    measure::trace_memory("measured");
     println!("{}", report.json());
 }

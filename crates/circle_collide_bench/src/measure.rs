@@ -68,8 +68,25 @@ pub fn escaped(circles: &[(Vec2, f32)], min: Vec2, max: Vec2) -> usize {
         .count()
 }
 
+/// With `MEMTRACE` set, prints the current and peak resident set sizes to stderr.
+pub fn trace_memory(at: &str) {
+    if std::env::var_os("MEMTRACE").is_none() {
+        return;
+    }
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kb = |key: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or("?")
+            .to_string()
+    };
+    eprintln!("{at}: rss {} kB, peak {} kB", kb("VmRSS:"), kb("VmHWM:"));
+}
+
 /// Peak resident set size of this process, kB (Linux), if known.
-fn peak_rss_kb() -> Option<u64> {
+pub fn peak_rss_kb() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
@@ -86,6 +103,9 @@ pub struct Report<'a> {
     pub ke_ratio: Option<f64>,
     pub max_overlap_over_r: f32,
     pub escaped: usize,
+    /// Peak resident set size in kB, read when the steps were done (before the runner's
+    /// own end-of-run measurements allocate), if known.
+    pub peak_rss_kb: Option<u64>,
 }
 
 impl Report<'_> {
@@ -103,7 +123,9 @@ impl Report<'_> {
         let ke = self
             .ke_ratio
             .map_or("null".to_string(), |k| format!("{k:.6}"));
-        let rss = peak_rss_kb().map_or("null".to_string(), |k| k.to_string());
+        let rss = self
+            .peak_rss_kb
+            .map_or("null".to_string(), |k| k.to_string());
         format!(
             "{{\"engine\":\"{engine}\",\"scene\":\"{}\",\"n\":{},\"steps\":{},\"threads\":{},\"ms_per_step_median\":{median:.4},\"ms_per_step_mean\":{mean:.4},\"ke_ratio\":{ke},\"max_overlap_over_r\":{:.5},\"escaped\":{},\"peak_rss_kb\":{rss}}}",
             self.scene, self.n, self.steps, self.threads, self.max_overlap_over_r, self.escaped

@@ -55,7 +55,7 @@ fn main() {
     let e0 = sim.bodies().kinetic_energy();
     let mut totals = Vec::with_capacity(steps);
     let mut phases = vec![Vec::with_capacity(steps); PHASES.len()];
-    let mut impacts = 0;
+    let (mut impacts, mut stale, mut pairs) = (0, 0, 0);
     for _ in 0..steps {
         let start = Instant::now();
         for ((_, phase), times) in PHASES.iter().zip(&mut phases) {
@@ -65,6 +65,8 @@ fn main() {
         }
         totals.push(start.elapsed().as_secs_f64() * 1e3);
         impacts += sim.stats().impacts;
+        stale += sim.stats().stale_events;
+        pairs += sim.stats().candidate_pairs;
     }
     let mean = totals.iter().sum::<f64>() / steps as f64;
     let split: Vec<String> = PHASES
@@ -73,12 +75,20 @@ fn main() {
         .map(|((name, _), times)| format!("{name} {:.3}", median(times)))
         .collect();
     println!(
-        "gas N = {n}, {threads} thread(s): cell {:.3}, {steps} steps, median {:.3} ms, mean {mean:.3} ms, worst {:.3} ms, {:.0} impacts/step, |ΔE|/E {:.1e}\n  phase medians (ms): {}",
+        "gas N = {n}, {threads} thread(s): cell {:.3}, {steps} steps, median {:.3} ms, mean {mean:.3} ms, worst {:.3} ms, {:.0} impacts/step ({:.0} stale predictions, {:.0} candidate pairs), |ΔE|/E {:.1e}\n  phase medians (ms): {}",
         sim.grid_cell_size(),
         median(&mut totals),
         totals[steps - 1],
         impacts as f64 / steps as f64,
+        stale as f64 / steps as f64,
+        pairs as f64 / steps as f64,
         (sim.bodies().kinetic_energy() / e0 - 1.0).abs(),
         split.join(", ")
     );
+    let bytes: Vec<String> = sim
+        .heap_bytes()
+        .iter()
+        .map(|(name, b)| format!("{name} {:.1}", *b as f64 / n.max(1) as f64))
+        .collect();
+    println!("  heap bytes per body: {}", bytes.join(", "));
 }

@@ -60,8 +60,6 @@ pub(crate) struct Grid {
     /// covered would only add duplicate entries.
     registered: Vec<Range>,
     scratch: Vec<f64>,
-    /// Scratch of the counting sort: next free slot of each dense cell.
-    cursor: Vec<u32>,
 }
 
 /// At most this many boxes are sampled to choose the cell size.
@@ -76,6 +74,18 @@ fn cell_coord(x: f64, inv_cell: f64) -> i32 {
     t.saturating_sub(i32::from(f64::from(t) > v))
 }
 
+/// Empties `v` and fills it with `n` copies of `value`. A buffer that must grow is
+/// replaced by one with an eighth of slack instead of doubling: per-step buffers whose
+/// size creeps up would otherwise end up holding twice what they use.
+fn refill<T: Clone>(v: &mut Vec<T>, n: usize, value: T) {
+    v.clear();
+    if v.capacity() < n {
+        *v = Vec::new();
+        v.reserve_exact(n + n / 8);
+    }
+    v.resize(n, value);
+}
+
 #[inline]
 fn within(inner: Range, outer: Range) -> bool {
     outer.0 <= inner.0 && outer.1 <= inner.1 && inner.2 <= outer.2 && inner.3 <= outer.3
@@ -85,6 +95,27 @@ impl Grid {
     /// Current cell size.
     pub(crate) fn cell_size(&self) -> f64 {
         self.cell
+    }
+
+    /// Bytes held by the grid's buffers, by part.
+    pub(crate) fn heap_bytes(&self) -> [(&'static str, usize); 3] {
+        fn cap<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        [
+            (
+                "grid cells",
+                cap(&self.cell_start) + cap(&self.dense_heads) + cap(&self.heads),
+            ),
+            ("grid lists", cap(&self.cell_bodies) + cap(&self.entries)),
+            (
+                "grid per body",
+                cap(&self.registered)
+                    + cap(&self.is_oversized)
+                    + cap(&self.oversized)
+                    + cap(&self.scratch),
+            ),
+        ]
     }
 
     /// Number of bodies kept out of the grid.
@@ -153,10 +184,8 @@ impl Grid {
         };
         self.inv_cell = 1.0 / self.cell;
         self.oversized.clear();
-        self.is_oversized.clear();
-        self.is_oversized.resize(n, false);
-        self.registered.clear();
-        self.registered.resize(n, EMPTY);
+        refill(&mut self.is_oversized, n, false);
+        refill(&mut self.registered, n, EMPTY);
         let mut bounds = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
         for i in 0..n {
             match self.body_range(bodies, i) {
@@ -185,8 +214,7 @@ impl Grid {
         let hashed = if self.dense { 64 } else { 4 * n };
         let bits = hashed.max(64).next_power_of_two().trailing_zeros();
         self.shift = 64 - bits;
-        self.heads.clear();
-        self.heads.resize(1 << bits, NONE);
+        refill(&mut self.heads, 1 << bits, NONE);
         self.entries.clear();
         if self.dense {
             self.fill_dense(bounds, w as usize * h as usize);
@@ -203,10 +231,8 @@ impl Grid {
     fn fill_dense(&mut self, bounds: Range, cells: usize) {
         (self.gx0, self.gy0) = (bounds.0, bounds.1);
         (self.gw, self.gh) = (bounds.2 - bounds.0 + 1, bounds.3 - bounds.1 + 1);
-        self.cell_start.clear();
-        self.cell_start.resize(cells + 1, 0);
-        self.dense_heads.clear();
-        self.dense_heads.resize(cells, NONE);
+        refill(&mut self.cell_start, cells + 1, 0);
+        refill(&mut self.dense_heads, cells, NONE);
         // Every gridded body's range lies inside the bounds: walk its cells row by row.
         let gw = self.gw as usize;
         let cells_of = |r: Range| {
@@ -221,21 +247,23 @@ impl Grid {
             .filter(|(_, o)| !**o)
         {
             for c in cells_of(*r) {
-                self.cell_start[c + 1] += 1;
+                self.cell_start[c] += 1;
             }
         }
-        for c in 0..cells {
-            self.cell_start[c + 1] += self.cell_start[c];
+        // Running sums: `cell_start[c]` is now where cell `c` ends.
+        for c in 1..cells {
+            self.cell_start[c] += self.cell_start[c - 1];
         }
-        self.cell_bodies.clear();
-        self.cell_bodies.resize(self.cell_start[cells] as usize, 0);
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.cell_start[..cells]);
-        for (i, r) in self.registered.iter().enumerate() {
+        let total = cells.checked_sub(1).map_or(0, |last| self.cell_start[last]);
+        self.cell_start[cells] = total;
+        refill(&mut self.cell_bodies, total as usize, 0);
+        // Filling each cell from its end, bodies in reverse order, leaves every list
+        // ascending and `cell_start[c]` at the start of cell `c`: no cursor array needed.
+        for (i, r) in self.registered.iter().enumerate().rev() {
             if !self.is_oversized[i] {
                 for c in cells_of(*r) {
-                    self.cell_bodies[self.cursor[c] as usize] = i as u32;
-                    self.cursor[c] += 1;
+                    self.cell_start[c] -= 1;
+                    self.cell_bodies[self.cell_start[c] as usize] = i as u32;
                 }
             }
         }
@@ -415,5 +443,27 @@ impl Grid {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::refill;
+
+    /// A per-step buffer that grows a little each step keeps about what it uses
+    /// (an eighth of slack), instead of doubling like a plain `resize`.
+    #[test]
+    fn refill_grows_with_slack_not_doubling() {
+        let mut v: Vec<u32> = Vec::new();
+        refill(&mut v, 1000, 7);
+        assert_eq!(v, vec![7; 1000]);
+        let first = v.capacity();
+        assert!((1000..=1125).contains(&first), "capacity {first}");
+        refill(&mut v, 1010, 0);
+        assert_eq!(v.len(), 1010);
+        assert!(v.iter().all(|&x| x == 0));
+        assert_eq!(v.capacity(), first, "room left: no new allocation");
+        refill(&mut v, 1200, 1);
+        assert!((1200..=1350).contains(&v.capacity()), "capacity {}", v.capacity());
     }
 }

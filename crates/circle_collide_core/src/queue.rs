@@ -83,6 +83,11 @@ impl EventQueue {
     pub fn clear(&mut self) {
         self.heap.clear();
     }
+
+    /// Bytes the queue's storage holds.
+    pub fn heap_bytes(&self) -> usize {
+        self.heap.capacity() * std::mem::size_of::<Predicted>()
+    }
 }
 
 #[cfg(test)]

@@ -178,6 +178,7 @@ impl Scene {
     /// A simulation holding this scene.
     pub fn simulation(&self) -> crate::Simulation {
         let mut sim = crate::Simulation::new(self.config.clone());
+        sim.reserve_bodies(self.bodies.len());
         for b in &self.bodies {
             sim.add_body(*b).expect("standard scenes are valid");
         }

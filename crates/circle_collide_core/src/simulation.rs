@@ -198,6 +198,44 @@ impl Simulation {
         self.grid.cell_size()
     }
 
+    /// Bytes of heap memory held by each of the simulation's buffers (their capacity),
+    /// largest first: what a body costs the core, for diagnostics and benchmarks.
+    ///
+    /// ```
+    /// use circle_collide_core::{BodyDesc, Simulation, StepConfig};
+    /// let mut sim = Simulation::new(StepConfig::default());
+    /// sim.add_body(BodyDesc::new(glam::DVec2::ZERO, 1.0, 1.0)).unwrap();
+    /// sim.step(1.0 / 60.0);
+    /// let total: usize = sim.heap_bytes().iter().map(|(_, b)| b).sum();
+    /// assert!(total >= 64, "at least the body's record");
+    /// ```
+    pub fn heap_bytes(&self) -> Vec<(&'static str, usize)> {
+        fn cap<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        let b = &self.bodies;
+        let mut list = vec![
+            ("bodies", cap(&b.hot) + cap(&b.restitution) + cap(&b.layers)),
+            ("candidate pairs", cap(&self.pairs)),
+            ("contacts", cap(&self.contacts)),
+            ("impact queue", self.queue.heap_bytes()),
+            ("impacts", cap(&self.impacts)),
+            ("resting contacts", cap(&self.resting)),
+            (
+                "other scratch",
+                cap(&self.scratch)
+                    + cap(&self.late_pairs)
+                    + cap(&self.touching)
+                    + cap(&self.step_issues)
+                    + cap(&self.overlapping)
+                    + cap(&self.contact_boxes),
+            ),
+        ];
+        list.extend(self.grid.heap_bytes());
+        list.sort_by(|a, b| b.1.cmp(&a.1));
+        list
+    }
+
     /// Runs a whole step of `dt` seconds: the five phases in order.
     pub fn step(&mut self, dt: f64) {
         self.integrate(dt);
