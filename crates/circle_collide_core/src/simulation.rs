@@ -232,7 +232,7 @@ impl Simulation {
             ),
         ];
         list.extend(self.grid.heap_bytes());
-        list.sort_by(|a, b| b.1.cmp(&a.1));
+        list.sort_by_key(|(_, bytes)| std::cmp::Reverse(*bytes));
         list
     }
 
