@@ -61,4 +61,10 @@ fn main() {
         worst.0 + 1,
         fallbacks,
     );
+    let bytes: Vec<String> = sim
+        .heap_bytes()
+        .iter()
+        .map(|(name, b)| format!("{name} {:.1}", *b as f64 / n.max(1) as f64))
+        .collect();
+    println!("  heap bytes per body: {}", bytes.join(", "));
 }

@@ -9,6 +9,9 @@ use glam::DVec2;
 const SENSOR: u32 = 1;
 /// `Hot::flags` bit: the body's layers are not [`Layers::ALL`] (the filter must be read).
 const FILTERED: u32 = 2;
+/// `Hot::flags` bit: the body's pre-solver box is in the contact-box snapshot (set
+/// while the snapshot is taken, cleared when it is read).
+const BOX_KEPT: u32 = 4;
 
 /// What the event loop needs of one body, in one cache line.
 ///
@@ -34,6 +37,20 @@ impl Hot {
     #[inline]
     pub fn sensor(&self) -> bool {
         self.flags & SENSOR != 0
+    }
+
+    /// Marks the body's pre-solver box as kept; `false` if it already was this step.
+    #[inline]
+    pub fn keep_box_once(&mut self) -> bool {
+        let first = self.flags & BOX_KEPT == 0;
+        self.flags |= BOX_KEPT;
+        first
+    }
+
+    /// Clears the mark of [`keep_box_once`](Self::keep_box_once).
+    #[inline]
+    pub fn clear_box_kept(&mut self) {
+        self.flags &= !BOX_KEPT;
     }
 
     /// Position at step time `t` (lazy extrapolation).

@@ -62,8 +62,11 @@ impl Simulation {
         for k in 0..self.resting.len() {
             let (a, b) = (self.resting[k].a, self.resting[k].b);
             for i in std::iter::once(a).chain(code_wall(b).is_none().then_some(b)) {
-                self.contact_boxes
-                    .push((i, self.bodies.swept_box(i as usize)));
+                // Once per body, however many contacts it is in.
+                if self.bodies.hot[i as usize].keep_box_once() {
+                    self.contact_boxes
+                        .push((i, self.bodies.swept_box(i as usize)));
+                }
             }
         }
         self.run_contact_passes(self.config.contact_iterations);

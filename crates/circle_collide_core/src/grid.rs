@@ -464,6 +464,10 @@ mod tests {
         assert!(v.iter().all(|&x| x == 0));
         assert_eq!(v.capacity(), first, "room left: no new allocation");
         refill(&mut v, 1200, 1);
-        assert!((1200..=1350).contains(&v.capacity()), "capacity {}", v.capacity());
+        assert!(
+            (1200..=1350).contains(&v.capacity()),
+            "capacity {}",
+            v.capacity()
+        );
     }
 }

@@ -38,6 +38,7 @@ impl Simulation {
     pub fn solve_impacts(&mut self) {
         self.queue.clear();
         self.late_pairs.clear();
+        self.late_compacted = 0;
         self.resting_speed = self.config.resting_speed_for(self.dt);
         self.solve_resting_contacts();
         self.predict_start();
@@ -64,55 +65,66 @@ impl Simulation {
             }
         }
         self.queue.clear();
+        self.compact_late_pairs();
         self.stats.impacts = self.impacts.len();
         self.stats.resting_impacts = self.impacts.iter().filter(|i| i.resting).count();
     }
 
     /// Predicts every candidate pair and every body's wall hit from the start of the
     /// step, then builds the queue from them at once (heapify, not one push each).
-    /// Large worlds do it in chunks on the executor, joined in order (the late pairs keep
-    /// the serial order; the queue's order does not depend on insertion order).
+    /// Large worlds do it in chunks on the executor, joined in order (the queue's order
+    /// does not depend on insertion order).
     fn predict_start(&mut self) {
         let mut predicted = self.queue.take_buffer();
-        let mut late = std::mem::take(&mut self.late_pairs);
         let this = &*self;
         let (n, pairs) = (this.bodies.len(), this.pairs.len());
         let chunks = this.executor.chunks(n, n + pairs);
         if chunks <= 1 {
-            this.predict_range(0..pairs, 0..n, &mut predicted, &mut late);
+            this.predict_range(0..pairs, 0..n, &mut predicted);
         } else {
             let parts = this.executor.map(chunks, |k| {
-                let (mut predicted, mut late) = (Vec::new(), Vec::new());
+                let mut predicted = Vec::new();
                 let (p, b) = (chunk_range(pairs, chunks, k), chunk_range(n, chunks, k));
-                this.predict_range(p, b, &mut predicted, &mut late);
-                (predicted, late)
+                this.predict_range(p, b, &mut predicted);
+                predicted
             });
-            for (p, l) in &parts {
-                predicted.extend_from_slice(p);
-                late.extend_from_slice(l);
-            }
+            parts.iter().for_each(|p| predicted.extend_from_slice(p));
         }
-        self.late_pairs = late;
         self.queue.rebuild_from(predicted);
     }
 
     /// Start-of-step predictions of the candidate pairs `pairs` and of the wall hits of
-    /// the bodies `bodies`.
+    /// the bodies `bodies`. Resting pairs need no note: they are candidate pairs, which
+    /// the push-out sees anyway.
     fn predict_range(
         &self,
         pairs: std::ops::Range<usize>,
         bodies: std::ops::Range<usize>,
         predicted: &mut Vec<Predicted>,
-        late: &mut Vec<(u32, u32)>,
     ) {
         for &(i, j) in &self.pairs[pairs] {
-            match self.pair_prediction(i as usize, j as usize, 0.0) {
-                Prediction::Impact(p) => predicted.push(p),
-                Prediction::Resting => late.push((i, j)),
-                Prediction::Nothing => {}
+            if let Prediction::Impact(p) = self.pair_prediction(i as usize, j as usize, 0.0) {
+                predicted.push(p);
             }
         }
         predicted.extend(bodies.filter_map(|i| self.wall_prediction(i, 0.0)));
+    }
+
+    /// Notes a resting pair met during the event loop for the push-out. The list is
+    /// sorted and cleared of repeats whenever it has doubled since the last time, so it
+    /// stays within twice the distinct pairs.
+    fn note_late_pair(&mut self, i: usize, j: usize) {
+        self.late_pairs.push((i.min(j) as u32, i.max(j) as u32));
+        if self.late_pairs.len() >= 2 * self.late_compacted.max(512) {
+            self.compact_late_pairs();
+        }
+    }
+
+    /// Sorts the late pairs and removes repeats.
+    fn compact_late_pairs(&mut self) {
+        self.late_pairs.sort_unstable();
+        self.late_pairs.dedup();
+        self.late_compacted = self.late_pairs.len();
     }
 
     /// The broad phase listed the pairs of each body's path before the contact solver
@@ -123,6 +135,7 @@ impl Simulation {
         for k in 0..self.contact_boxes.len() {
             let (i, (min, max)) = self.contact_boxes[k];
             let i = i as usize;
+            self.bodies.hot[i].clear_box_kept();
             let (new_min, new_max) = self.bodies.swept_box(i);
             let inside = min.cmple(new_min).all() && new_max.cmple(max).all();
             // Version 0: not yet redirected this step (a body can be in several contacts).
@@ -137,7 +150,7 @@ impl Simulation {
     fn predict_pair(&mut self, i: usize, j: usize, now: f64) {
         match self.pair_prediction(i, j, now) {
             Prediction::Impact(p) => self.queue.push(p),
-            Prediction::Resting => self.late_pairs.push((i.min(j) as u32, i.max(j) as u32)),
+            Prediction::Resting => self.note_late_pair(i, j),
             Prediction::Nothing => {}
         }
     }
@@ -333,5 +346,44 @@ impl Simulation {
         if let Some(p) = self.wall_prediction(k, t) {
             self.queue.push(p);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scenes;
+
+    /// While the pile lands, each course change meets its resting neighbours again:
+    /// the late pairs must still come out sorted, without repeats, and never hold more
+    /// than twice the distinct pairs; each body's pre-solver box is kept once, and its
+    /// mark is gone after the step.
+    #[test]
+    fn late_pairs_and_contact_boxes_hold_no_repeats() {
+        let mut sim = scenes::pile(2000).simulation();
+        let mut most_late = 0;
+        for _ in 0..90 {
+            sim.integrate(scenes::DT);
+            sim.broad_phase();
+            sim.narrow_phase();
+            sim.solve_impacts();
+            let late = &sim.late_pairs;
+            assert!(late.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+            most_late = most_late.max(late.len());
+            // Compaction at each doubling: the list never grew past twice the distinct
+            // pairs (and `Vec` at most doubles past that).
+            assert!(
+                late.capacity() <= 4 * most_late.max(512),
+                "{}",
+                late.capacity()
+            );
+            let mut kept: Vec<u32> = sim.contact_boxes.iter().map(|(i, _)| *i).collect();
+            let listed = kept.len();
+            kept.sort_unstable();
+            kept.dedup();
+            assert_eq!(kept.len(), listed, "one pre-solver box per body");
+            assert!(sim.bodies.hot.iter().all(|h| h.clone().keep_box_once()));
+            sim.resolve();
+        }
+        assert!(most_late > 0, "the landing meets resting pairs mid-step");
     }
 }

@@ -67,8 +67,12 @@ pub struct Simulation {
     pub(crate) dt: f64,
     pub(crate) scratch: Vec<usize>,
     pub(crate) resting: Vec<crate::contact_solver::RestingContact>,
-    /// Touching pairs met during the event loop and left to the push-out.
+    /// Touching pairs met during the event loop (after the start-of-step predictions)
+    /// and left to the push-out; sorted and without repeats once the loop is done.
     pub(crate) late_pairs: Vec<(u32, u32)>,
+    /// Length of `late_pairs` after its last compaction (the event loop meets the same
+    /// resting pair again each time one of its bodies changes course).
+    pub(crate) late_compacted: usize,
     /// Pairs told never to interact ([`Simulation::exclude_pair`]).
     pub(crate) excluded: std::collections::HashSet<u64>,
     /// Pairs touching at the end of the step, or that had an impact during it.
@@ -221,15 +225,11 @@ impl Simulation {
             ("impact queue", self.queue.heap_bytes()),
             ("impacts", cap(&self.impacts)),
             ("resting contacts", cap(&self.resting)),
-            (
-                "other scratch",
-                cap(&self.scratch)
-                    + cap(&self.late_pairs)
-                    + cap(&self.touching)
-                    + cap(&self.step_issues)
-                    + cap(&self.overlapping)
-                    + cap(&self.contact_boxes),
-            ),
+            ("late pairs", cap(&self.late_pairs)),
+            ("touching pairs", cap(&self.touching)),
+            ("overlaps", cap(&self.overlapping)),
+            ("contact boxes", cap(&self.contact_boxes)),
+            ("other scratch", cap(&self.scratch) + cap(&self.step_issues)),
         ];
         list.extend(self.grid.heap_bytes());
         list.sort_by_key(|(_, bytes)| std::cmp::Reverse(*bytes));
