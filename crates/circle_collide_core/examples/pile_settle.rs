@@ -21,13 +21,14 @@ fn main() {
     let mut sim = scene.simulation();
     let mass = std::f64::consts::PI * scenes::RADIUS * scenes::RADIUS;
     let threshold = 1e-6 * n as f64 * mass * 9.81 * scenes::RADIUS;
-    let (mut times, mut settled_at, mut deepest_after, mut fallbacks) =
-        (Vec::new(), None, 0.0f64, 0);
+    let (mut times, mut settled_at, mut deepest_after, mut fallbacks, mut most_impacts) =
+        (Vec::new(), None, 0.0f64, 0, 0);
     for step in 1..=seconds * 60 {
         let start = std::time::Instant::now();
         sim.step(scenes::DT);
         times.push(start.elapsed().as_secs_f64() * 1e3);
         fallbacks += usize::from(sim.stats().fallback);
+        most_impacts = most_impacts.max(sim.stats().impacts);
         let ke = sim.stats().kinetic_energy;
         match (settled_at, ke < threshold) {
             (None, true) => settled_at = Some(step),
@@ -52,7 +53,7 @@ fn main() {
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .unwrap();
     println!(
-        "pile N = {n}, {seconds} s: settled at {} s, residual KE {:.3e} (threshold {threshold:.3e}), deepest overlap after settling {:.4} r, step time median {:.3} ms, worst {:.3} ms (step {}), fallback steps {}",
+        "pile N = {n}, {seconds} s: settled at {} s, residual KE {:.3e} (threshold {threshold:.3e}), deepest overlap after settling {:.4} r, step time median {:.3} ms, worst {:.3} ms (step {}), fallback steps {}, most impacts in a step {most_impacts}",
         settled_at.map_or("never".to_string(), |s| format!("{:.3}", s as f64 / 60.0)),
         sim.stats().kinetic_energy,
         deepest_after,
