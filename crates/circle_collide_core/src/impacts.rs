@@ -56,6 +56,8 @@ impl Simulation {
             }
             if self.impacts.len() >= cap {
                 self.stats.fallback = true;
+                // The fallback's contact list reads the late pairs: each pair once.
+                self.compact_late_pairs();
                 self.fallback_contacts(ev.time());
                 break;
             }
