@@ -68,28 +68,28 @@ pub fn escaped(circles: &[(Vec2, f32)], min: Vec2, max: Vec2) -> usize {
         .count()
 }
 
+/// A `kB` field of `/proc/self/status` (Linux), such as `VmRSS` or `VmHWM`, if known.
+fn status_kb(key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| {
+        l.strip_prefix(key)
+            .is_some_and(|rest| rest.starts_with(':'))
+    })?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 /// With `MEMTRACE` set, prints the current and peak resident set sizes to stderr.
 pub fn trace_memory(at: &str) {
     if std::env::var_os("MEMTRACE").is_none() {
         return;
     }
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kb = |key: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(key))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .unwrap_or("?")
-            .to_string()
-    };
-    eprintln!("{at}: rss {} kB, peak {} kB", kb("VmRSS:"), kb("VmHWM:"));
+    let kb = |key| status_kb(key).map_or("?".to_string(), |k| k.to_string());
+    eprintln!("{at}: rss {} kB, peak {} kB", kb("VmRSS"), kb("VmHWM"));
 }
 
 /// Peak resident set size of this process, kB (Linux), if known.
 pub fn peak_rss_kb() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
+    status_kb("VmHWM")
 }
 
 /// One run's figures.

@@ -5,6 +5,8 @@
 //! cargo run --release -p circle_collide_core --example gas_steps -- [N] [steps] [threads]
 //! ```
 
+mod common;
+
 use circle_collide_core::parallel::Executor;
 use circle_collide_core::{Simulation, scenes};
 use std::sync::Arc;
@@ -85,10 +87,5 @@ fn main() {
         (sim.bodies().kinetic_energy() / e0 - 1.0).abs(),
         split.join(", ")
     );
-    let bytes: Vec<String> = sim
-        .heap_bytes()
-        .iter()
-        .map(|(name, b)| format!("{name} {:.1}", *b as f64 / n.max(1) as f64))
-        .collect();
-    println!("  heap bytes per body: {}", bytes.join(", "));
+    common::print_heap_bytes(&sim);
 }

@@ -7,6 +7,8 @@
 //!
 //! "Settled" means the kinetic energy stays below 1e-6 × N m g r from then on.
 
+mod common;
+
 use circle_collide_core::scenes;
 
 fn main() {
@@ -62,10 +64,5 @@ fn main() {
         worst.0 + 1,
         fallbacks,
     );
-    let bytes: Vec<String> = sim
-        .heap_bytes()
-        .iter()
-        .map(|(name, b)| format!("{name} {:.1}", *b as f64 / n.max(1) as f64))
-        .collect();
-    println!("  heap bytes per body: {}", bytes.join(", "));
+    common::print_heap_bytes(&sim);
 }

@@ -99,9 +99,7 @@ impl Grid {
 
     /// Bytes held by the grid's buffers, by part.
     pub(crate) fn heap_bytes(&self) -> [(&'static str, usize); 3] {
-        fn cap<T>(v: &Vec<T>) -> usize {
-            v.capacity() * std::mem::size_of::<T>()
-        }
+        use crate::simulation::capacity_bytes as cap;
         [
             (
                 "grid cells",

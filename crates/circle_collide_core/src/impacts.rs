@@ -240,23 +240,23 @@ impl Simulation {
             b.hot[i].inv_mass,
             b.hot[j].inv_mass,
         );
-        let approach = (vi - vj).dot(m.normal);
+        // As a sensor's entry: reported at its exact time, nothing changes course.
+        let entry = Impact {
+            time: t,
+            a: i as u32,
+            other: Other::Body(j as u32),
+            point: m.point,
+            normal: m.normal,
+            impulse: 0.0,
+            approach_speed: (vi - vj).dot(m.normal),
+            resting: false,
+            sensor: true,
+        };
         if b.sensor_pair(i, j) {
-            // Entry of a sensor: reported at its exact time, nothing changes course.
-            self.impacts.push(Impact {
-                time: t,
-                a: i as u32,
-                other: Other::Body(j as u32),
-                point: m.point,
-                normal: m.normal,
-                impulse: 0.0,
-                approach_speed: approach,
-                resting: false,
-                sensor: true,
-            });
+            self.impacts.push(entry);
             return;
         }
-        let resting = approach <= resting_speed;
+        let resting = entry.approach_speed <= resting_speed;
         let e = if resting {
             0.0
         } else {
@@ -276,15 +276,11 @@ impl Simulation {
             self.stats.external_impulse += (r.v1 - vi) / wi;
         }
         self.impacts.push(Impact {
-            time: t,
-            a: i as u32,
-            other: Other::Body(j as u32),
-            point: m.point,
-            normal: m.normal,
             impulse: r.impulse,
             approach_speed: r.approach_speed,
             resting,
             sensor: false,
+            ..entry
         });
         self.course_changed(i, t);
         self.course_changed(j, t);

@@ -16,6 +16,11 @@ use crate::queue::{EventQueue, MAX_BODIES};
 use crate::stats::StepStats;
 use glam::DVec2;
 
+/// Bytes of heap memory `v`'s allocation holds (its capacity, not its length).
+pub(crate) fn capacity_bytes<T>(v: &Vec<T>) -> usize {
+    v.capacity() * std::mem::size_of::<T>()
+}
+
 /// A pair touching or overlapping at the start of a step, from the narrow phase.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
@@ -214,9 +219,7 @@ impl Simulation {
     /// assert!(total >= 64, "at least the body's record");
     /// ```
     pub fn heap_bytes(&self) -> Vec<(&'static str, usize)> {
-        fn cap<T>(v: &Vec<T>) -> usize {
-            v.capacity() * std::mem::size_of::<T>()
-        }
+        use capacity_bytes as cap;
         let b = &self.bodies;
         let mut list = vec![
             ("bodies", cap(&b.hot) + cap(&b.restitution) + cap(&b.layers)),
