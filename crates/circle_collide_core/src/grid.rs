@@ -1,24 +1,30 @@
 //! Uniform grid over swept boxes, with in-step re-insertion.
 //!
-//! The cell size is the 90th percentile of the swept-box extents (over a strided sample of
-//! at most 4096 bodies), so about nine bodies in ten cover at most 2×2 cells. A body whose
-//! box spans more than [`MAX_SPAN`] cells on an axis (a huge circle, or a very fast one)
-//! goes to an *oversized* list that is tested against every body directly instead of
-//! flooding the grid: a few huge circles cost O(N) each and never ruin the cell size for
-//! the rest.
+//! At the start of a step every body is listed *once*, in the cell holding the min
+//! corner of its swept box. The cell size is the largest box extent of the gridded
+//! bodies, so two boxes can only overlap if their corners' cells are neighbours, and the
+//! pairs come from scanning each cell against itself and half of its neighbours (the
+//! classic linked-cell method): each pair is met exactly once, and the boxes are read
+//! from one array in cell order. A body whose box is more than [`MAX_SPAN`] times the
+//! typical extent (the 90th percentile, over a strided sample of at most 4096 bodies) —
+//! a huge circle, or a very fast one — goes to an *oversized* list that is tested
+//! against every body directly instead of inflating the cells: a few huge circles cost
+//! O(N) each and never ruin the cell size for the rest.
 //!
-//! At the start of a step the bodies go into a *dense* grid when the rectangle of cells
-//! they cover is compact (at most `4 N + 1024` cells): a counting sort into one array per
-//! cell, so a cell's bodies are contiguous in memory and pairs are generated cell by cell.
-//! Sparse worlds use a hash of the cells instead. Bodies whose course changes mid-step are
-//! inserted again (into per-cell chains of the dense cells, or the hash) with the boxes of
-//! their new paths; their old entries go stale and are filtered out by the box test, so
-//! nothing is ever removed during a step.
+//! The cells form a *dense* array when the rectangle they cover is compact (at most
+//! `4 N + 1024` cells): a counting sort, so a cell's bodies are contiguous in memory.
+//! Sparse worlds use a hash instead, where a body is listed in every cell its box covers.
+//! Bodies whose course changes mid-step are inserted again (into per-cell chains of the
+//! dense cells, or the hash) in every cell of the box of their new path; their old
+//! entries go stale and are filtered out by the box test, so nothing is ever removed
+//! during a step.
 
 use crate::bodies::{Bodies, boxes_overlap};
 use glam::DVec2;
 
-/// A body whose box spans more cells than this on one axis is kept out of the grid.
+/// A body whose box is more than this many times the typical extent is kept out of the
+/// grid at the start of a step; mid-step, one whose new box spans more cells than this on
+/// one axis.
 pub const MAX_SPAN: i64 = 4;
 const NONE: u32 = u32::MAX;
 
@@ -45,9 +51,12 @@ pub(crate) struct Grid {
     gy0: i32,
     gw: i32,
     gh: i32,
-    /// `cell_start[c]..cell_start[c + 1]` indexes `cell_bodies` for dense cell `c`.
+    /// `cell_start[c]..cell_start[c + 1]` indexes `cell_bodies` (and `cell_boxes`) for
+    /// dense cell `c`: the bodies whose box's min corner lies in it.
     cell_start: Vec<u32>,
     cell_bodies: Vec<u32>,
+    /// Start-of-step box of each entry of `cell_bodies`, in `f32` rounded outwards.
+    cell_boxes: Vec<SmallBox>,
     /// Re-insertions into dense cells: head of each dense cell's chain in `entries`.
     dense_heads: Vec<u32>,
     /// Hash part: every body of a sparse world, and re-insertions outside the dense cells.
@@ -59,6 +68,8 @@ pub(crate) struct Grid {
     /// Cell range each body was last inserted with: re-inserting into a range already
     /// covered would only add duplicate entries.
     registered: Vec<Range>,
+    /// Each body's start-of-step box (body order), while the grid is built.
+    body_boxes: Vec<SmallBox>,
     scratch: Vec<f64>,
 }
 
@@ -72,6 +83,38 @@ fn cell_coord(x: f64, inv_cell: f64) -> i32 {
     let v = x * inv_cell;
     let t = v as i32;
     t.saturating_sub(i32::from(f64::from(t) > v))
+}
+
+/// A box `[min x, min y, max x, max y]` in `f32`, rounded outwards.
+type SmallBox = [f32; 4];
+
+/// `b` in `f32`, rounded outwards so that it holds `b`.
+///
+/// Branch-free: each bound is first moved outwards by 2⁻²² of its size (plus a tiny
+/// absolute amount for bounds near 0), more than the half `f32` ulp that rounding to
+/// nearest can take back.
+#[inline]
+fn small_box(b: (DVec2, DVec2)) -> SmallBox {
+    const REL: f64 = 1.0 / (1u64 << 22) as f64;
+    const ABS: f64 = 1e-30;
+    let down = |x: f64| (x - x.abs() * REL - ABS) as f32;
+    let up = |x: f64| (x + x.abs() * REL + ABS) as f32;
+    [down(b.0.x), down(b.0.y), up(b.1.x), up(b.1.y)]
+}
+
+/// `b` as `(min, max)` in `f64`.
+#[inline]
+fn widen(b: SmallBox) -> (DVec2, DVec2) {
+    (
+        DVec2::new(f64::from(b[0]), f64::from(b[1])),
+        DVec2::new(f64::from(b[2]), f64::from(b[3])),
+    )
+}
+
+/// Whether two small boxes overlap (touching counts).
+#[inline]
+fn small_boxes_overlap(a: SmallBox, b: SmallBox) -> bool {
+    a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
 }
 
 /// Empties `v` and fills it with `n` copies of `value`. A buffer that must grow is
@@ -105,10 +148,14 @@ impl Grid {
                 "grid cells",
                 cap(&self.cell_start) + cap(&self.dense_heads) + cap(&self.heads),
             ),
-            ("grid lists", cap(&self.cell_bodies) + cap(&self.entries)),
+            (
+                "grid lists",
+                cap(&self.cell_bodies) + cap(&self.cell_boxes) + cap(&self.entries),
+            ),
             (
                 "grid per body",
                 cap(&self.registered)
+                    + cap(&self.body_boxes)
                     + cap(&self.is_oversized)
                     + cap(&self.oversized)
                     + cap(&self.scratch),
@@ -161,15 +208,16 @@ impl Grid {
     /// Chooses the cell size from the bodies' current boxes and inserts every body.
     pub(crate) fn rebuild(&mut self, bodies: &Bodies) {
         let n = bodies.len();
+        let extent = |i: usize| {
+            let (min, max) = widen(small_box(bodies.swept_box(i)));
+            (max - min).max_element()
+        };
         self.scratch.clear();
         // A strided sample is enough for a percentile, and keeps this O(1) per body.
         let stride = n.div_ceil(SIZE_SAMPLES).max(1);
-        self.scratch.extend((0..n).step_by(stride).map(|i| {
-            let (min, max) = bodies.swept_box(i);
-            (max - min).max_element()
-        }));
+        self.scratch.extend((0..n).step_by(stride).map(extent));
         let samples = self.scratch.len();
-        self.cell = if samples == 0 {
+        let typical = if samples == 0 {
             1.0
         } else {
             let k = (samples * 9 / 10).min(samples - 1);
@@ -180,26 +228,46 @@ impl Grid {
                 1.0
             }
         };
-        self.inv_cell = 1.0 / self.cell;
+        let limit = MAX_SPAN as f64 * typical;
         self.oversized.clear();
         refill(&mut self.is_oversized, n, false);
+        let mut largest: f64 = 0.0;
+        // Each body's box, read once from the bodies for the passes below.
+        self.body_boxes.clear();
+        self.body_boxes
+            .extend((0..n).map(|i| small_box(bodies.swept_box(i))));
+        for i in 0..n {
+            let (min, max) = widen(self.body_boxes[i]);
+            let e = (max - min).max_element();
+            // `!(e <= limit)`: a NaN extent is oversized too.
+            if e <= limit {
+                largest = largest.max(e);
+            } else {
+                self.is_oversized[i] = true;
+                self.oversized.push(i as u32);
+            }
+        }
+        // A hair above the largest extent: two boxes that overlap have their min corners
+        // in the same or neighbouring cells whatever the rounding.
+        self.cell = if largest > 0.0 {
+            largest * (1.0 + 1e-6)
+        } else {
+            typical
+        };
+        self.inv_cell = 1.0 / self.cell;
         refill(&mut self.registered, n, EMPTY);
         let mut bounds = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
         for i in 0..n {
-            match self.body_range(bodies, i) {
-                Some(r) => {
-                    self.registered[i] = r;
-                    bounds = (
-                        bounds.0.min(r.0),
-                        bounds.1.min(r.1),
-                        bounds.2.max(r.2),
-                        bounds.3.max(r.3),
-                    );
-                }
-                None => {
-                    self.is_oversized[i] = true;
-                    self.oversized.push(i as u32);
-                }
+            if !self.is_oversized[i] {
+                let (min, max) = widen(self.body_boxes[i]);
+                let r = self.range(min, max);
+                self.registered[i] = r;
+                bounds = (
+                    bounds.0.min(r.0),
+                    bounds.1.min(r.1),
+                    bounds.2.max(r.0),
+                    bounds.3.max(r.1),
+                );
             }
         }
         let (w, h) = (
@@ -225,28 +293,22 @@ impl Grid {
         }
     }
 
-    /// Counting sort of the bodies into the dense cells of `bounds`.
+    /// Counting sort of the gridded bodies into the dense cells of `bounds` (which hold
+    /// their boxes' min corners), with their boxes.
     fn fill_dense(&mut self, bounds: Range, cells: usize) {
         (self.gx0, self.gy0) = (bounds.0, bounds.1);
         (self.gw, self.gh) = (bounds.2 - bounds.0 + 1, bounds.3 - bounds.1 + 1);
         refill(&mut self.cell_start, cells + 1, 0);
         refill(&mut self.dense_heads, cells, NONE);
-        // Every gridded body's range lies inside the bounds: walk its cells row by row.
         let gw = self.gw as usize;
-        let cells_of = |r: Range| {
-            let first = (r.1 - bounds.1) as usize * gw + (r.0 - bounds.0) as usize;
-            let (w, h) = ((r.2 - r.0 + 1) as usize, (r.3 - r.1 + 1) as usize);
-            (0..h).flat_map(move |y| first + y * gw..first + y * gw + w)
-        };
+        let cell_of = |r: &Range| (r.1 - bounds.1) as usize * gw + (r.0 - bounds.0) as usize;
         for (r, _) in self
             .registered
             .iter()
             .zip(&self.is_oversized)
             .filter(|(_, o)| !**o)
         {
-            for c in cells_of(*r) {
-                self.cell_start[c] += 1;
-            }
+            self.cell_start[cell_of(r)] += 1;
         }
         // Running sums: `cell_start[c]` is now where cell `c` ends.
         for c in 1..cells {
@@ -255,14 +317,16 @@ impl Grid {
         let total = cells.checked_sub(1).map_or(0, |last| self.cell_start[last]);
         self.cell_start[cells] = total;
         refill(&mut self.cell_bodies, total as usize, 0);
+        refill(&mut self.cell_boxes, total as usize, [0.0; 4]);
         // Filling each cell from its end, bodies in reverse order, leaves every list
         // ascending and `cell_start[c]` at the start of cell `c`: no cursor array needed.
-        for (i, r) in self.registered.iter().enumerate().rev() {
+        for i in (0..self.registered.len()).rev() {
             if !self.is_oversized[i] {
-                for c in cells_of(*r) {
-                    self.cell_start[c] -= 1;
-                    self.cell_bodies[self.cell_start[c] as usize] = i as u32;
-                }
+                let c = cell_of(&self.registered[i]);
+                self.cell_start[c] -= 1;
+                let k = self.cell_start[c] as usize;
+                self.cell_bodies[k] = i as u32;
+                self.cell_boxes[k] = self.body_boxes[i];
             }
         }
     }
@@ -307,45 +371,51 @@ impl Grid {
         self.add_entries(i, r);
     }
 
-    /// Bodies listed in dense cell `c` at the start of the step.
+    /// Entries of dense cells `first..=last` (contiguous in memory).
     #[inline]
-    fn cell_list(&self, c: usize) -> &[u32] {
-        &self.cell_bodies[self.cell_start[c] as usize..self.cell_start[c + 1] as usize]
+    fn cells_span(&self, first: usize, last: usize) -> std::ops::Range<usize> {
+        self.cell_start[first] as usize..self.cell_start[last + 1] as usize
     }
 
     /// Calls `found(i, j)` once for every pair of gridded bodies whose boxes overlap and
-    /// that is found in the dense cell rows `rows`, cell by cell (start of a step: no
-    /// re-insertions yet). Each pair is reported from the cell holding the min corner of
-    /// the boxes' intersection only, so all rows together list every pair once; pairs
+    /// whose first body lies in the dense cell rows `rows` (start of a step: no
+    /// re-insertions yet). Each cell is scanned against itself and its right, lower-left,
+    /// lower and lower-right neighbours, so all rows together list every pair once; pairs
     /// with oversized bodies come from
     /// [`for_each_oversized_pair`](Self::for_each_oversized_pair). Hashed worlds list
     /// their pairs with [`query`](Self::query) and `only_greater`.
     pub(crate) fn for_each_pair_in_rows(
         &self,
-        bodies: &Bodies,
         rows: std::ops::Range<usize>,
         mut found: impl FnMut(usize, usize),
     ) {
-        let mut boxes: Vec<(DVec2, DVec2)> = Vec::with_capacity(16);
-        let w = self.gw as usize;
+        let (w, h) = (self.gw as usize, self.gh as usize);
         for row in rows {
             for col in 0..w {
-                let list = self.cell_list(row * w + col);
-                if list.len() < 2 {
+                let c = row * w + col;
+                let own = self.cells_span(c, c);
+                if own.is_empty() {
                     continue;
                 }
-                let cell = (self.gx0 + col as i32, self.gy0 + row as i32);
-                boxes.clear();
-                for &a in list {
-                    boxes.push(bodies.swept_box(a as usize));
-                }
-                for (k, &a) in list.iter().enumerate() {
-                    for (l, &b) in list.iter().enumerate().skip(k + 1) {
-                        if self.reports(boxes[k], boxes[l], cell) {
-                            let (a, b) = (a as usize, b as usize);
-                            found(a.min(b), a.max(b));
+                // This cell and the next one on the row are contiguous; so are the three
+                // cells below.
+                let same_row = self.cells_span(c, (c + 1).min(row * w + w - 1));
+                let below = if row + 1 < h {
+                    let first = c + w - usize::from(col > 0);
+                    self.cells_span(first, (c + w + 1).min(row * w + 2 * w - 1))
+                } else {
+                    0..0
+                };
+                for k in own {
+                    let a = self.cell_boxes[k];
+                    let mut test = |l: usize| {
+                        if small_boxes_overlap(a, self.cell_boxes[l]) {
+                            let (p, q) = (self.cell_bodies[k], self.cell_bodies[l]);
+                            found(p.min(q) as usize, p.max(q) as usize);
                         }
-                    }
+                    };
+                    (k + 1..same_row.end).for_each(&mut test);
+                    below.clone().for_each(test);
                 }
             }
         }
@@ -409,27 +479,44 @@ impl Grid {
         let keep = |j: usize| j != i && (!only_greater || j > i);
         let own = bodies.swept_box(i);
         let (x0, y0, x1, y1) = self.range(own.0, own.1);
-        let mut check = |j: usize, cell| {
-            if keep(j) && self.reports(own, bodies.swept_box(j), cell) {
-                found(j);
+        if self.dense {
+            // A body listed in a dense cell has its box's min corner there, and its box is
+            // at most a cell wide (its current path stays within the cells of its start
+            // box, or it was inserted again): only cells from one before `own`'s range
+            // can hold a box that reaches it.
+            let (gx0, gy0) = (i64::from(self.gx0), i64::from(self.gy0));
+            let (lo_x, hi_x) = (i64::from(x0) - 1 - gx0, i64::from(x1) - gx0);
+            let (lo_y, hi_y) = (i64::from(y0) - 1 - gy0, i64::from(y1) - gy0);
+            let (w, h) = (i64::from(self.gw), i64::from(self.gh));
+            if hi_x >= 0 && lo_x < w && hi_y >= 0 && lo_y < h {
+                let (cx0, cx1) = (lo_x.max(0) as usize, hi_x.min(w - 1) as usize);
+                let w = w as usize;
+                for row in lo_y.max(0) as usize..=hi_y.min(h - 1) as usize {
+                    for k in self.cells_span(row * w + cx0, row * w + cx1) {
+                        let j = self.cell_bodies[k] as usize;
+                        if keep(j) && boxes_overlap(own, bodies.swept_box(j)) {
+                            found(j);
+                        }
+                    }
+                }
             }
-        };
+        }
         for cy in y0..=y1 {
             for cx in x0..=x1 {
                 let mut e = match self.dense_index(cx, cy) {
-                    Some(c) => {
-                        for &j in self.cell_list(c) {
-                            check(j as usize, (cx, cy));
-                        }
-                        self.dense_heads[c]
-                    }
+                    Some(c) => self.dense_heads[c],
                     None => self.heads[self.slot(cx, cy)],
                 };
                 while e != NONE {
                     let entry = self.entries[e as usize];
                     e = entry.next;
-                    if entry.cx == cx && entry.cy == cy {
-                        check(entry.body as usize, (cx, cy));
+                    let j = entry.body as usize;
+                    if entry.cx == cx
+                        && entry.cy == cy
+                        && keep(j)
+                        && self.reports(own, bodies.swept_box(j), (cx, cy))
+                    {
+                        found(j);
                     }
                 }
             }
