@@ -40,11 +40,13 @@ impl Simulation {
             parts.iter().for_each(|part| pairs.extend_from_slice(part));
         }
         if this.grid.dense {
-            this.grid.for_each_oversized_pair(&this.bodies, |a, b| {
+            let mut keep = |a: usize, b: usize| {
                 if this.interacts(a as u32, b as u32) {
                     pairs.push((a as u32, b as u32));
                 }
-            });
+            };
+            this.grid.for_each_big_pair(&this.bodies, &mut keep);
+            this.grid.for_each_oversized_pair(&this.bodies, keep);
         }
         self.pairs = pairs;
     }
@@ -78,14 +80,19 @@ mod tests {
     use crate::{BodyDesc, Simulation, StepConfig};
     use glam::DVec2;
 
-    /// Random circles in a `side × side` square; every 97th huge, every 131st very fast.
+    /// Random circles in a `side × side` square; every 97th huge, every 131st very fast,
+    /// every 53rd middling (listed in several cells).
     fn world(side: f64, n: usize) -> Simulation {
         let mut sim = Simulation::new(StepConfig::default());
         let mut state = 7u64;
         let mut rnd = || crate::scenes::SplitMix64::next_f64(&mut state);
         for k in 0..n {
             let p = DVec2::new(rnd() * side, rnd() * side);
-            let r = if k % 97 == 0 { 8.0 } else { 0.2 + rnd() };
+            let r = match (k % 97, k % 53) {
+                (0, _) => 8.0,
+                (_, 0) => 2.5,
+                _ => 0.2 + rnd(),
+            };
             let speed = if k % 131 == 0 { 3000.0 } else { 20.0 * rnd() };
             let v = DVec2::from_angle(rnd() * std::f64::consts::TAU) * speed;
             sim.add_body(BodyDesc::new(p, r, 1.0).with_velocity(v))
@@ -147,6 +154,9 @@ mod tests {
                 sim.grid.oversized_count() >= 6,
                 "huge and fast circles leave the grid"
             );
+            if dense {
+                assert!(sim.grid.big_count() >= 8, "middling circles span cells");
+            }
             assert_pairs_match_brute_force(&sim, &format!("side {side}"));
         }
     }

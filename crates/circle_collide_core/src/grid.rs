@@ -26,6 +26,11 @@ use glam::DVec2;
 /// grid at the start of a step; mid-step, one whose new box spans more cells than this on
 /// one axis.
 pub const MAX_SPAN: i64 = 4;
+/// Bodies up to this many times the typical extent are listed once, in the cell of their
+/// box's min corner (the cell size is the largest of them); larger ones, up to
+/// [`MAX_SPAN`] times, are listed in every cell their box covers, like mid-step
+/// re-insertions, so a few middling circles do not inflate the cells.
+pub const SINGLE_SPAN: f64 = 1.5;
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -65,6 +70,9 @@ pub(crate) struct Grid {
     entries: Vec<Entry>,
     oversized: Vec<u32>,
     is_oversized: Vec<bool>,
+    /// Gridded bodies too large for one cell: listed in every cell of their box.
+    big: Vec<u32>,
+    is_big: Vec<bool>,
     /// Cell range each body was last inserted with: re-inserting into a range already
     /// covered would only add duplicate entries.
     registered: Vec<Range>,
@@ -157,10 +165,18 @@ impl Grid {
                 cap(&self.registered)
                     + cap(&self.body_boxes)
                     + cap(&self.is_oversized)
+                    + cap(&self.is_big)
+                    + cap(&self.big)
                     + cap(&self.oversized)
                     + cap(&self.scratch),
             ),
         ]
+    }
+
+    /// Number of gridded bodies listed in every cell of their box (see [`SINGLE_SPAN`]).
+    #[cfg(test)]
+    pub(crate) fn big_count(&self) -> usize {
+        self.big.len()
     }
 
     /// Number of bodies kept out of the grid.
@@ -228,9 +244,11 @@ impl Grid {
                 1.0
             }
         };
-        let limit = MAX_SPAN as f64 * typical;
+        let (single, limit) = (SINGLE_SPAN * typical, MAX_SPAN as f64 * typical);
         self.oversized.clear();
+        self.big.clear();
         refill(&mut self.is_oversized, n, false);
+        refill(&mut self.is_big, n, false);
         let mut largest: f64 = 0.0;
         // Each body's box, read once from the bodies for the passes below.
         self.body_boxes.clear();
@@ -240,8 +258,11 @@ impl Grid {
             let (min, max) = widen(self.body_boxes[i]);
             let e = (max - min).max_element();
             // `!(e <= limit)`: a NaN extent is oversized too.
-            if e <= limit {
+            if e <= single {
                 largest = largest.max(e);
+            } else if e <= limit {
+                self.is_big[i] = true;
+                self.big.push(i as u32);
             } else {
                 self.is_oversized[i] = true;
                 self.oversized.push(i as u32);
@@ -262,6 +283,9 @@ impl Grid {
                 let (min, max) = widen(self.body_boxes[i]);
                 let r = self.range(min, max);
                 self.registered[i] = r;
+                if self.is_big[i] {
+                    continue;
+                }
                 bounds = (
                     bounds.0.min(r.0),
                     bounds.1.min(r.1),
@@ -284,6 +308,10 @@ impl Grid {
         self.entries.clear();
         if self.dense {
             self.fill_dense(bounds, w as usize * h as usize);
+            for k in 0..self.big.len() {
+                let i = self.big[k] as usize;
+                self.add_entries(i, self.registered[i]);
+            }
         } else {
             for i in 0..n {
                 if let Some(r) = (!self.is_oversized[i]).then_some(self.registered[i]) {
@@ -302,11 +330,12 @@ impl Grid {
         refill(&mut self.dense_heads, cells, NONE);
         let gw = self.gw as usize;
         let cell_of = |r: &Range| (r.1 - bounds.1) as usize * gw + (r.0 - bounds.0) as usize;
-        for (r, _) in self
+        let single = |i: usize| !self.is_oversized[i] && !self.is_big[i];
+        for (_, r) in self
             .registered
             .iter()
-            .zip(&self.is_oversized)
-            .filter(|(_, o)| !**o)
+            .enumerate()
+            .filter(|(i, _)| single(*i))
         {
             self.cell_start[cell_of(r)] += 1;
         }
@@ -321,7 +350,7 @@ impl Grid {
         // Filling each cell from its end, bodies in reverse order, leaves every list
         // ascending and `cell_start[c]` at the start of cell `c`: no cursor array needed.
         for i in (0..self.registered.len()).rev() {
-            if !self.is_oversized[i] {
+            if !self.is_oversized[i] && !self.is_big[i] {
                 let c = cell_of(&self.registered[i]);
                 self.cell_start[c] -= 1;
                 let k = self.cell_start[c] as usize;
@@ -381,8 +410,8 @@ impl Grid {
     /// whose first body lies in the dense cell rows `rows` (start of a step: no
     /// re-insertions yet). Each cell is scanned against itself and its right, lower-left,
     /// lower and lower-right neighbours, so all rows together list every pair once; pairs
-    /// with oversized bodies come from
-    /// [`for_each_oversized_pair`](Self::for_each_oversized_pair). Hashed worlds list
+    /// with big bodies come from [`for_each_big_pair`](Self::for_each_big_pair), with
+    /// oversized ones from [`for_each_oversized_pair`](Self::for_each_oversized_pair). Hashed worlds list
     /// their pairs with [`query`](Self::query) and `only_greater`.
     pub(crate) fn for_each_pair_in_rows(
         &self,
@@ -421,6 +450,28 @@ impl Grid {
         }
     }
 
+    /// Pairs of a big body (see [`SINGLE_SPAN`]) with a gridded body whose box overlaps
+    /// (dense worlds, start of a step), each once: with the bodies of the dense cells,
+    /// and with the big bodies of higher index.
+    pub(crate) fn for_each_big_pair(&self, bodies: &Bodies, mut found: impl FnMut(usize, usize)) {
+        for &b in &self.big {
+            let b = b as usize;
+            let own = bodies.swept_box(b);
+            let small = small_box(own);
+            self.scan_dense(own, |k| {
+                if small_boxes_overlap(small, self.cell_boxes[k]) {
+                    let j = self.cell_bodies[k] as usize;
+                    found(b.min(j), b.max(j));
+                }
+            });
+            self.scan_chains(own, |j, cell| {
+                if j > b && self.reports(own, bodies.swept_box(j), cell) {
+                    found(b, j);
+                }
+            });
+        }
+    }
+
     /// Pairs of an oversized body with any other (dense worlds).
     pub(crate) fn for_each_oversized_pair(
         &self,
@@ -453,6 +504,53 @@ impl Grid {
         cell_coord(corner.x, self.inv_cell) == cx && cell_coord(corner.y, self.inv_cell) == cy
     }
 
+    /// Calls `visit(k)` for the entries `k` of `cell_bodies` whose box may reach `own`
+    /// (dense worlds). A body listed in a dense cell has its box's min corner there, and
+    /// its box is at most a cell wide (its current path stays within the cells of its
+    /// start box, or it was inserted again as well): only cells from one before `own`'s
+    /// range can hold a box that reaches it.
+    fn scan_dense(&self, own: (DVec2, DVec2), mut visit: impl FnMut(usize)) {
+        if !self.dense {
+            return;
+        }
+        let (x0, y0, x1, y1) = self.range(own.0, own.1);
+        let (gx0, gy0) = (i64::from(self.gx0), i64::from(self.gy0));
+        let (lo_x, hi_x) = (i64::from(x0) - 1 - gx0, i64::from(x1) - gx0);
+        let (lo_y, hi_y) = (i64::from(y0) - 1 - gy0, i64::from(y1) - gy0);
+        let (w, h) = (i64::from(self.gw), i64::from(self.gh));
+        if hi_x < 0 || lo_x >= w || hi_y < 0 || lo_y >= h {
+            return;
+        }
+        let (cx0, cx1) = (lo_x.max(0) as usize, hi_x.min(w - 1) as usize);
+        let w = w as usize;
+        for row in lo_y.max(0) as usize..=hi_y.min(h - 1) as usize {
+            self.cells_span(row * w + cx0, row * w + cx1)
+                .for_each(&mut visit);
+        }
+    }
+
+    /// Calls `visit(j, cell)` for every chained entry (re-insertions and big bodies of
+    /// dense worlds, everything of hashed ones) in the cells of `own`'s range. A body is
+    /// met once per cell it is listed in: filter with [`reports`](Self::reports).
+    fn scan_chains(&self, own: (DVec2, DVec2), mut visit: impl FnMut(usize, (i32, i32))) {
+        let (x0, y0, x1, y1) = self.range(own.0, own.1);
+        for cy in y0..=y1 {
+            for cx in x0..=x1 {
+                let mut e = match self.dense_index(cx, cy) {
+                    Some(c) => self.dense_heads[c],
+                    None => self.heads[self.slot(cx, cy)],
+                };
+                while e != NONE {
+                    let entry = self.entries[e as usize];
+                    e = entry.next;
+                    if entry.cx == cx && entry.cy == cy {
+                        visit(entry.body as usize, (cx, cy));
+                    }
+                }
+            }
+        }
+    }
+
     /// Calls `found(j)` for bodies `j ≠ i` whose current box overlaps body `i`'s. With
     /// `only_greater`, calling it for every `i` lists each pair exactly once (hash worlds
     /// at the start of a step): gridded pairs from the lower index, pairs with an
@@ -478,49 +576,17 @@ impl Grid {
         }
         let keep = |j: usize| j != i && (!only_greater || j > i);
         let own = bodies.swept_box(i);
-        let (x0, y0, x1, y1) = self.range(own.0, own.1);
-        if self.dense {
-            // A body listed in a dense cell has its box's min corner there, and its box is
-            // at most a cell wide (its current path stays within the cells of its start
-            // box, or it was inserted again): only cells from one before `own`'s range
-            // can hold a box that reaches it.
-            let (gx0, gy0) = (i64::from(self.gx0), i64::from(self.gy0));
-            let (lo_x, hi_x) = (i64::from(x0) - 1 - gx0, i64::from(x1) - gx0);
-            let (lo_y, hi_y) = (i64::from(y0) - 1 - gy0, i64::from(y1) - gy0);
-            let (w, h) = (i64::from(self.gw), i64::from(self.gh));
-            if hi_x >= 0 && lo_x < w && hi_y >= 0 && lo_y < h {
-                let (cx0, cx1) = (lo_x.max(0) as usize, hi_x.min(w - 1) as usize);
-                let w = w as usize;
-                for row in lo_y.max(0) as usize..=hi_y.min(h - 1) as usize {
-                    for k in self.cells_span(row * w + cx0, row * w + cx1) {
-                        let j = self.cell_bodies[k] as usize;
-                        if keep(j) && boxes_overlap(own, bodies.swept_box(j)) {
-                            found(j);
-                        }
-                    }
-                }
+        self.scan_dense(own, |k| {
+            let j = self.cell_bodies[k] as usize;
+            if keep(j) && boxes_overlap(own, bodies.swept_box(j)) {
+                found(j);
             }
-        }
-        for cy in y0..=y1 {
-            for cx in x0..=x1 {
-                let mut e = match self.dense_index(cx, cy) {
-                    Some(c) => self.dense_heads[c],
-                    None => self.heads[self.slot(cx, cy)],
-                };
-                while e != NONE {
-                    let entry = self.entries[e as usize];
-                    e = entry.next;
-                    let j = entry.body as usize;
-                    if entry.cx == cx
-                        && entry.cy == cy
-                        && keep(j)
-                        && self.reports(own, bodies.swept_box(j), (cx, cy))
-                    {
-                        found(j);
-                    }
-                }
+        });
+        self.scan_chains(own, |j, cell| {
+            if keep(j) && self.reports(own, bodies.swept_box(j), cell) {
+                found(j);
             }
-        }
+        });
         if !only_greater {
             for &j in &self.oversized {
                 if j as usize != i && bodies.boxes_overlap(i, j as usize) {
