@@ -5,11 +5,13 @@
 //! bodies, so two boxes can only overlap if their corners' cells are neighbours, and the
 //! pairs come from scanning each cell against itself and half of its neighbours (the
 //! classic linked-cell method): each pair is met exactly once, and the boxes are read
-//! from one array in cell order. A body whose box is more than [`MAX_SPAN`] times the
-//! typical extent (the 90th percentile, over a strided sample of at most 4096 bodies) —
-//! a huge circle, or a very fast one — goes to an *oversized* list that is tested
-//! against every body directly instead of inflating the cells: a few huge circles cost
-//! O(N) each and never ruin the cell size for the rest.
+//! from one array in cell order. Only bodies up to [`SINGLE_SPAN`] times the typical
+//! extent (the 90th percentile, over a strided sample of at most 4096 bodies) set the
+//! cell size; middling ones, up to [`MAX_SPAN`] times, are listed in every cell their box
+//! covers and find their pairs with one scan each. A larger body — a huge circle, or a
+//! very fast one — goes to an *oversized* list that is tested against every body
+//! directly instead of inflating the cells: a few huge circles cost O(N) each and never
+//! ruin the cell size for the rest.
 //!
 //! The cells form a *dense* array when the rectangle they cover is compact (at most
 //! `4 N + 1024` cells): a counting sort, so a cell's bodies are contiguous in memory.
@@ -411,8 +413,8 @@ impl Grid {
     /// re-insertions yet). Each cell is scanned against itself and its right, lower-left,
     /// lower and lower-right neighbours, so all rows together list every pair once; pairs
     /// with big bodies come from [`for_each_big_pair`](Self::for_each_big_pair), with
-    /// oversized ones from [`for_each_oversized_pair`](Self::for_each_oversized_pair). Hashed worlds list
-    /// their pairs with [`query`](Self::query) and `only_greater`.
+    /// oversized ones from [`for_each_oversized_pair`](Self::for_each_oversized_pair).
+    /// Hashed worlds list their pairs with [`query`](Self::query) and `only_greater`.
     pub(crate) fn for_each_pair_in_rows(
         &self,
         rows: std::ops::Range<usize>,
