@@ -6,8 +6,9 @@ use crate::simulation::Simulation;
 
 impl Simulation {
     /// Rebuilds the grid from the swept boxes and lists the candidate pairs, each once as
-    /// `(lower, higher)`, in an order fixed by the bodies (not by memory or threads). Pairs that do not [interact](Simulation::interacts) —
-    /// two static bodies, layers that refuse each other, excluded pairs — are left out.
+    /// `(lower, higher)`, in an order fixed by the bodies (not by memory or threads).
+    /// Pairs that do not [interact](Simulation::interacts) — two static bodies, layers
+    /// that refuse each other, excluded pairs — are left out.
     pub fn broad_phase(&mut self) {
         self.grid.rebuild(&self.bodies);
         self.collect_pairs();
@@ -40,15 +41,24 @@ impl Simulation {
             parts.iter().for_each(|part| pairs.extend_from_slice(part));
         }
         if this.grid.dense {
-            let mut keep = |a: usize, b: usize| {
-                if this.interacts(a as u32, b as u32) {
-                    pairs.push((a as u32, b as u32));
-                }
-            };
+            let mut keep = this.keep_interacting(&mut pairs);
             this.grid.for_each_big_pair(&this.bodies, &mut keep);
             this.grid.for_each_oversized_pair(&this.bodies, keep);
         }
         self.pairs = pairs;
+    }
+
+    /// A sink for found pairs `(lower, higher)`: appends those that
+    /// [interact](Simulation::interacts) to `out`.
+    fn keep_interacting<'a>(
+        &'a self,
+        out: &'a mut Vec<(u32, u32)>,
+    ) -> impl FnMut(usize, usize) + 'a {
+        move |a, b| {
+            if self.interacts(a as u32, b as u32) {
+                out.push((a as u32, b as u32));
+            }
+        }
     }
 
     /// Interacting pairs found in dense cell `rows` (dense worlds) or from the bodies
@@ -59,11 +69,7 @@ impl Simulation {
         owners: std::ops::Range<usize>,
         out: &mut Vec<(u32, u32)>,
     ) {
-        let mut keep = |a: usize, b: usize| {
-            if self.interacts(a as u32, b as u32) {
-                out.push((a as u32, b as u32));
-            }
-        };
+        let mut keep = self.keep_interacting(out);
         if self.grid.dense {
             self.grid.for_each_pair_in_rows(rows, keep);
         } else {

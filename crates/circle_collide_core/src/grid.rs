@@ -121,6 +121,13 @@ fn widen(b: SmallBox) -> (DVec2, DVec2) {
     )
 }
 
+/// Largest side of a small box.
+#[inline]
+fn extent(b: SmallBox) -> f64 {
+    let (min, max) = widen(b);
+    (max - min).max_element()
+}
+
 /// Whether two small boxes overlap (touching counts).
 #[inline]
 fn small_boxes_overlap(a: SmallBox, b: SmallBox) -> bool {
@@ -226,14 +233,15 @@ impl Grid {
     /// Chooses the cell size from the bodies' current boxes and inserts every body.
     pub(crate) fn rebuild(&mut self, bodies: &Bodies) {
         let n = bodies.len();
-        let extent = |i: usize| {
-            let (min, max) = widen(small_box(bodies.swept_box(i)));
-            (max - min).max_element()
-        };
+        // Each body's box, read once from the bodies for the passes below.
+        self.body_boxes.clear();
+        self.body_boxes
+            .extend((0..n).map(|i| small_box(bodies.swept_box(i))));
         self.scratch.clear();
         // A strided sample is enough for a percentile, and keeps this O(1) per body.
         let stride = n.div_ceil(SIZE_SAMPLES).max(1);
-        self.scratch.extend((0..n).step_by(stride).map(extent));
+        self.scratch
+            .extend(self.body_boxes.iter().step_by(stride).map(|&b| extent(b)));
         let samples = self.scratch.len();
         let typical = if samples == 0 {
             1.0
@@ -252,13 +260,8 @@ impl Grid {
         refill(&mut self.is_oversized, n, false);
         refill(&mut self.is_big, n, false);
         let mut largest: f64 = 0.0;
-        // Each body's box, read once from the bodies for the passes below.
-        self.body_boxes.clear();
-        self.body_boxes
-            .extend((0..n).map(|i| small_box(bodies.swept_box(i))));
         for i in 0..n {
-            let (min, max) = widen(self.body_boxes[i]);
-            let e = (max - min).max_element();
+            let e = extent(self.body_boxes[i]);
             // `!(e <= limit)`: a NaN extent is oversized too.
             if e <= single {
                 largest = largest.max(e);
@@ -332,14 +335,11 @@ impl Grid {
         refill(&mut self.dense_heads, cells, NONE);
         let gw = self.gw as usize;
         let cell_of = |r: &Range| (r.1 - bounds.1) as usize * gw + (r.0 - bounds.0) as usize;
-        let single = |i: usize| !self.is_oversized[i] && !self.is_big[i];
-        for (_, r) in self
-            .registered
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| single(*i))
-        {
-            self.cell_start[cell_of(r)] += 1;
+        let n = self.registered.len();
+        for i in 0..n {
+            if self.listed_once(i) {
+                self.cell_start[cell_of(&self.registered[i])] += 1;
+            }
         }
         // Running sums: `cell_start[c]` is now where cell `c` ends.
         for c in 1..cells {
@@ -351,8 +351,8 @@ impl Grid {
         refill(&mut self.cell_boxes, total as usize, [0.0; 4]);
         // Filling each cell from its end, bodies in reverse order, leaves every list
         // ascending and `cell_start[c]` at the start of cell `c`: no cursor array needed.
-        for i in (0..self.registered.len()).rev() {
-            if !self.is_oversized[i] && !self.is_big[i] {
+        for i in (0..n).rev() {
+            if self.listed_once(i) {
                 let c = cell_of(&self.registered[i]);
                 self.cell_start[c] -= 1;
                 let k = self.cell_start[c] as usize;
@@ -360,6 +360,13 @@ impl Grid {
                 self.cell_boxes[k] = self.body_boxes[i];
             }
         }
+    }
+
+    /// Whether body `i` is listed once, in the cell of its box's min corner (neither big
+    /// nor oversized).
+    #[inline]
+    fn listed_once(&self, i: usize) -> bool {
+        !self.is_oversized[i] && !self.is_big[i]
     }
 
     /// Adds entries for body `i` in every cell of its range: dense cells get a chain of
