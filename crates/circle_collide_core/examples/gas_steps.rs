@@ -88,4 +88,5 @@ fn main() {
         split.join(", ")
     );
     common::print_heap_bytes(&sim);
+    common::print_state_fingerprint(&sim);
 }

@@ -65,4 +65,5 @@ fn main() {
         fallbacks,
     );
     common::print_heap_bytes(&sim);
+    common::print_state_fingerprint(&sim);
 }

@@ -56,6 +56,14 @@ impl Arena {
         }
     }
 
+    /// Whether a circle reaching `reach` from its centre stays strictly inside the
+    /// arena, clear of every wall, all along the segment from `from` to `to`.
+    #[inline]
+    pub(crate) fn keeps_clear(&self, from: DVec2, to: DVec2, reach: f64) -> bool {
+        let reach = DVec2::splat(reach);
+        (from.min(to) - reach).cmpgt(self.min).all() && (from.max(to) + reach).cmplt(self.max).all()
+    }
+
     /// The wall's coordinate, axis index (0 = x, 1 = y) and side (−1 below, +1 above).
     fn wall_line(&self, wall: Wall) -> (f64, usize, f64) {
         match wall {

@@ -78,21 +78,37 @@ impl Simulation {
     /// does not depend on insertion order).
     fn predict_start(&mut self) {
         let mut predicted = self.queue.take_buffer();
+        self.list_wall_candidates();
         let this = &*self;
-        let (n, pairs) = (this.bodies.len(), this.pairs.len());
-        let chunks = this.executor.chunks(n, n + pairs);
+        let (n, pairs) = (this.near_wall.len(), this.pairs.len());
+        let chunks = this.executor.chunks(this.bodies.len(), n + pairs);
         if chunks <= 1 {
-            this.predict_range(0..pairs, 0..n, &mut predicted);
+            this.predict_range(0..pairs, &this.near_wall, &mut predicted);
         } else {
             let parts = this.executor.map(chunks, |k| {
                 let mut predicted = Vec::new();
                 let (p, b) = (chunk_range(pairs, chunks, k), chunk_range(n, chunks, k));
-                this.predict_range(p, b, &mut predicted);
+                this.predict_range(p, &this.near_wall[b], &mut predicted);
                 predicted
             });
             parts.iter().for_each(|p| predicted.extend_from_slice(p));
         }
         self.queue.rebuild_from(predicted);
+    }
+
+    /// Makes `near_wall` the bodies whose wall hit the start of the step must predict:
+    /// those `integrate` found near a wall, or every body if the list no longer holds.
+    /// A body the contact solver turned since is covered too: if its new path leaves its
+    /// old box, [`follow_contact_changes`](Self::follow_contact_changes) predicts it
+    /// again; if not, the new path stays within the old one's box, which keeps the slop
+    /// clear of every wall.
+    fn list_wall_candidates(&mut self) {
+        let listed_for = (self.config.arena, self.config.overlap_slop);
+        if self.near_wall_listed != Some(listed_for) {
+            self.near_wall.clear();
+            self.near_wall.extend(0..self.bodies.len() as u32);
+            self.near_wall_listed = Some(listed_for);
+        }
     }
 
     /// Start-of-step predictions of the candidate pairs `pairs` and of the wall hits of
@@ -101,7 +117,7 @@ impl Simulation {
     fn predict_range(
         &self,
         pairs: std::ops::Range<usize>,
-        bodies: std::ops::Range<usize>,
+        bodies: &[u32],
         predicted: &mut Vec<Predicted>,
     ) {
         for &(i, j) in &self.pairs[pairs] {
@@ -109,7 +125,11 @@ impl Simulation {
                 predicted.push(p);
             }
         }
-        predicted.extend(bodies.filter_map(|i| self.wall_prediction(i, 0.0)));
+        predicted.extend(
+            bodies
+                .iter()
+                .filter_map(|&i| self.wall_prediction(i as usize, 0.0)),
+        );
     }
 
     /// Notes a resting pair met during the event loop for the push-out. The list is
@@ -204,11 +224,7 @@ impl Simulation {
         let margin = self.config.overlap_slop * r;
         // Most bodies stay clear of every wall (by more than the slop) for the rest of
         // the step: their path's box says so without solving anything.
-        let end = p + v * (self.dt - now);
-        let reach = DVec2::splat(r + margin);
-        if (p.min(end) - reach).cmpgt(arena.min).all()
-            && (p.max(end) + reach).cmplt(arena.max).all()
-        {
+        if arena.keeps_clear(p, p + v * (self.dt - now), r + margin) {
             return None;
         }
         let resting_speed = self.resting_speed;
@@ -350,6 +366,51 @@ impl Simulation {
 #[cfg(test)]
 mod tests {
     use crate::scenes;
+    use crate::{Arena, BodyDesc, Other, Simulation, StepConfig, Wall};
+    use glam::DVec2;
+
+    /// A body at rest in the middle of a 10 × 10 arena, integrated over 1 s.
+    fn resting_in_the_middle() -> Simulation {
+        let mut sim = Simulation::new(StepConfig {
+            arena: Some(Arena::new(DVec2::ZERO, DVec2::splat(10.0))),
+            ..StepConfig::default()
+        });
+        sim.add_body(BodyDesc::new(DVec2::splat(5.0), 0.5, 1.0))
+            .unwrap();
+        sim.integrate(1.0);
+        assert!(sim.near_wall.is_empty(), "nowhere near a wall");
+        sim
+    }
+
+    /// The rest of the step after `integrate`; returns the impacts.
+    fn finish(sim: &mut Simulation) -> Vec<crate::Impact> {
+        sim.broad_phase();
+        sim.narrow_phase();
+        sim.solve_impacts();
+        sim.impacts().to_vec()
+    }
+
+    /// The event loop predicts wall hits only for the bodies `integrate` listed near a
+    /// wall: a body turned toward a wall after `integrate`, or walls moved in, must still
+    /// be hit, at the exact time.
+    #[test]
+    fn wall_hits_after_changes_since_integrate() {
+        let mut sim = resting_in_the_middle();
+        sim.set_velocity(0, DVec2::new(9.0, 0.0));
+        let hits = finish(&mut sim);
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!(hits[0].other, Other::Wall(Wall::Right));
+        assert!((hits[0].time - 0.5).abs() < 1e-12, "x = 5 + 9 t meets 9.5");
+
+        let mut sim = resting_in_the_middle();
+        sim.set_velocity(0, DVec2::new(0.0, -1.0)); // reaches y = 4 at the end of the step
+        sim.integrate(1.0);
+        sim.config.arena = Some(Arena::new(DVec2::new(0.0, 4.0), DVec2::splat(10.0)));
+        let hits = finish(&mut sim);
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!(hits[0].other, Other::Wall(Wall::Bottom));
+        assert!((hits[0].time - 0.5).abs() < 1e-12, "y = 5 − t meets 4.5");
+    }
 
     /// While the pile lands, each course change meets its resting neighbours again:
     /// the late pairs must still come out sorted, without repeats, and never hold more

@@ -20,9 +20,11 @@ impl Simulation {
         } else {
             Default::default()
         };
-        let max_speed = self.config.max_speed;
-        self.bodies.sweep_end = self.dt;
-        for h in &mut self.bodies.hot {
+        let (max_speed, slop, dt) = (self.config.max_speed, self.config.overlap_slop, self.dt);
+        let arena = self.config.arena;
+        self.bodies.sweep_end = dt;
+        self.near_wall.clear();
+        for (i, h) in self.bodies.hot.iter_mut().enumerate() {
             h.time = 0.0;
             h.version = 0;
             if h.inv_mass > 0.0 {
@@ -32,6 +34,15 @@ impl Simulation {
             if speed > max_speed {
                 h.vel *= max_speed / speed;
             }
+            // The test `wall_prediction` starts with, made here while the body is in cache.
+            if let Some(arena) = arena
+                && h.inv_mass > 0.0
+                && !h.sensor()
+                && !arena.keeps_clear(h.pos, h.pos + h.vel * dt, h.radius + slop * h.radius)
+            {
+                self.near_wall.push(i as u32);
+            }
         }
+        self.near_wall_listed = Some((arena, slop));
     }
 }

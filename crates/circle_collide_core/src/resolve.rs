@@ -24,12 +24,21 @@ impl Simulation {
     /// overlapping pair is pushed apart along its normal until it just touches. Passes
     /// repeat until nothing moves, at most [`PUSH_OUT_PASS_LIMIT`] ×
     /// [`separation_iterations`](crate::StepConfig::separation_iterations) (see
-    /// `separate_once` for who moves).
+    /// `separate_pairs` for who moves).
     pub fn resolve(&mut self) {
-        let n = self.bodies.len();
-        for i in 0..n {
+        // One pass over the bodies: to the end of the step, out of the walls (the first
+        // push-out pass's wall part), and the energy and momentum — the push-out moves
+        // positions only, so the velocities summed here are final.
+        let (mut energy, mut momentum, mut wall_moves) = (0.0, DVec2::ZERO, 0);
+        for i in 0..self.bodies.len() {
             self.bodies.advance(i, self.dt);
-            self.bodies.hot[i].time = 0.0;
+            let h = &mut self.bodies.hot[i];
+            h.time = 0.0;
+            if h.inv_mass > 0.0 {
+                energy += 0.5 * h.vel.length_squared() / h.inv_mass;
+                momentum += h.vel / h.inv_mass;
+            }
+            wall_moves += self.push_out_of_walls(i);
         }
         if self.stats.fallback {
             // Bodies moved without collision handling after the cap: find what overlaps now.
@@ -41,47 +50,67 @@ impl Simulation {
         // The configured passes settle ordinary overlaps; a jammed cluster (typically
         // after a fallback) keeps going while anything still moves, up to a hard bound.
         let passes = self.config.separation_iterations.max(1) * PUSH_OUT_PASS_LIMIT;
-        for pass in 0..passes {
-            if !self.separate_once(pass == 0) {
+        self.stats.overlaps_fixed += wall_moves;
+        let mut moved = self.separate_pairs(true) + wall_moves > 0;
+        for _ in 1..passes {
+            if !moved {
                 break;
             }
+            let walls: usize = (0..self.bodies.len())
+                .map(|i| self.push_out_of_walls(i))
+                .sum();
+            self.stats.overlaps_fixed += walls;
+            moved = self.separate_pairs(false) + walls > 0;
         }
         self.collect_touching();
-        self.stats.kinetic_energy = self.bodies.kinetic_energy();
-        self.stats.momentum = self.bodies.momentum();
+        self.stats.kinetic_energy = energy;
+        self.stats.momentum = momentum;
     }
 
-    /// One push-out pass; returns whether anything moved.
+    /// Pushes body `i` out of every wall it sinks into deeper than the slop; returns how
+    /// many walls moved it. A circle more than its radius outside is reported.
+    fn push_out_of_walls(&mut self, i: usize) -> usize {
+        let (Some(arena), slop) = (self.config.arena, self.config.overlap_slop) else {
+            return 0;
+        };
+        let h = &mut self.bodies.hot[i];
+        if h.inv_mass == 0.0 || h.sensor() {
+            return 0;
+        }
+        // Most bodies are at least their radius from every wall: nothing sinks in (the
+        // same differences as `Arena::depth`, so the shortcut changes no result).
+        let r = DVec2::splat(h.radius);
+        if slop >= 0.0 && (h.pos - arena.min).cmpge(r).all() && (arena.max - h.pos).cmpge(r).all() {
+            return 0;
+        }
+        let mut moved = 0;
+        for wall in crate::arena::Wall::ALL {
+            let depth = arena.depth(wall, h.pos, h.radius);
+            if depth > h.radius {
+                self.step_issues
+                    .push((i as u32, InputIssues::OUTSIDE_ARENA));
+            }
+            if depth > slop * h.radius {
+                h.pos -= wall.outward_normal() * depth;
+                moved += 1;
+            }
+        }
+        moved
+    }
+
+    /// The pair part of one push-out pass (the walls come first, from
+    /// [`push_out_of_walls`](Self::push_out_of_walls)); returns how many pairs moved.
     ///
-    /// Walls first, then the overlapping pairs. Under gravity the pairs are taken from
-    /// the bottom up and only the upper body moves (unless it is static), and on the
-    /// first pass, if anything overlaps, *every* pair is visited in that order — a body
-    /// pushed up into its neighbour above is then fixed in the same pass, so a column
-    /// standing on the floor clears at once and nothing is pushed into the floor.
-    /// Without gravity each pair shares the push by inverse mass.
-    fn separate_once(&mut self, first: bool) -> bool {
+    /// Under gravity the pairs are taken from the bottom up and only the upper body moves
+    /// (unless it is static), and on the first pass, if anything overlaps, *every* pair is
+    /// visited in that order — a body pushed up into its neighbour above is then fixed in
+    /// the same pass, so a column standing on the floor clears at once and nothing is
+    /// pushed into the floor. Without gravity each pair shares the push by inverse mass.
+    fn separate_pairs(&mut self, first: bool) -> usize {
         let slop = self.config.overlap_slop;
         let up = -self.config.gravity.normalize_or_zero();
         let mut moved = 0;
         let b = &mut self.bodies;
-        if let Some(arena) = self.config.arena {
-            for i in 0..b.len() {
-                if b.hot[i].inv_mass == 0.0 || b.hot[i].sensor() {
-                    continue;
-                }
-                for wall in crate::arena::Wall::ALL {
-                    let depth = arena.depth(wall, b.hot[i].pos, b.hot[i].radius);
-                    if depth > b.hot[i].radius {
-                        self.step_issues
-                            .push((i as u32, InputIssues::OUTSIDE_ARENA));
-                    }
-                    if depth > slop * b.hot[i].radius {
-                        b.hot[i].pos -= wall.outward_normal() * depth;
-                        moved += 1;
-                    }
-                }
-            }
-        }
         let mut deep = std::mem::take(&mut self.overlapping);
         deep.clear();
         for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
@@ -143,7 +172,7 @@ impl Simulation {
         }
         self.overlapping = deep;
         self.stats.overlaps_fixed += moved;
-        moved > 0
+        moved
     }
 
     /// Pairs touching now (within the slop), plus pairs that had an impact this step.

@@ -88,6 +88,13 @@ pub struct Simulation {
     pub(crate) overlapping: Vec<(f64, u32, u32)>,
     /// Swept boxes, before the contact solver, of the bodies in resting contacts.
     pub(crate) contact_boxes: Vec<(u32, (DVec2, DVec2))>,
+    /// Bodies whose path this step may come within the slop of a wall, in index order:
+    /// listed by [`integrate`](Self::integrate) (the others need no start-of-step wall
+    /// prediction).
+    pub(crate) near_wall: Vec<u32>,
+    /// The arena and slop `near_wall` was listed for; `None` once anything added,
+    /// removed or moved bodies after `integrate` (the list no longer holds).
+    pub(crate) near_wall_listed: Option<(Option<crate::Arena>, f64)>,
     /// Resting-speed threshold of the current step.
     pub(crate) resting_speed: f64,
     /// Runs the data-parallel parts of a step ([`parallel`](crate::parallel)).
@@ -111,6 +118,7 @@ impl Simulation {
         let (desc, issues) = desc
             .sanitize(self.config.max_speed)
             .map_err(AddBodyError::Invalid)?;
+        self.near_wall_listed = None;
         Ok((self.bodies.push(&desc), issues))
     }
 
@@ -136,6 +144,7 @@ impl Simulation {
     pub fn clear_bodies(&mut self) {
         self.bodies.clear();
         self.excluded.clear();
+        self.near_wall_listed = None;
     }
 
     /// Makes bodies `i` and `j` ignore each other (until [`clear_bodies`](Self::clear_bodies)).
@@ -168,11 +177,13 @@ impl Simulation {
     /// Sets the velocity of body `i` between steps.
     pub fn set_velocity(&mut self, i: u32, velocity: DVec2) {
         self.bodies.hot[i as usize].vel = velocity;
+        self.near_wall_listed = None;
     }
 
     /// Sets the position of body `i` between steps.
     pub fn set_position(&mut self, i: u32, position: DVec2) {
         self.bodies.hot[i as usize].pos = position;
+        self.near_wall_listed = None;
     }
 
     /// Impacts of the last step, in the order they were handled: by time, ties broken by
@@ -232,7 +243,10 @@ impl Simulation {
             ("touching pairs", cap(&self.touching)),
             ("overlaps", cap(&self.overlapping)),
             ("contact boxes", cap(&self.contact_boxes)),
-            ("other scratch", cap(&self.scratch) + cap(&self.step_issues)),
+            (
+                "other scratch",
+                cap(&self.scratch) + cap(&self.step_issues) + cap(&self.near_wall),
+            ),
         ];
         list.extend(self.grid.heap_bytes());
         list.sort_by_key(|(_, bytes)| std::cmp::Reverse(*bytes));

@@ -12,3 +12,15 @@ pub fn print_heap_bytes(sim: &Simulation) {
         .collect();
     println!("  heap bytes per body: {}", bytes.join(", "));
 }
+
+/// Prints a fingerprint of every position and velocity bit: two builds that print the
+/// same one ran the same physics (for checking that an optimisation changes nothing).
+pub fn print_state_fingerprint(sim: &Simulation) {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut hasher = DefaultHasher::new();
+    let b = sim.bodies();
+    for v in b.positions().chain(b.velocities()) {
+        (v.x.to_bits(), v.y.to_bits()).hash(&mut hasher);
+    }
+    println!("  state fingerprint: {:016x}", hasher.finish());
+}
