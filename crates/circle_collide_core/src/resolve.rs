@@ -4,6 +4,8 @@
 //! Impulses themselves are applied inside [`solve_impacts`](Simulation::solve_impacts), at
 //! the instant of each impact: time order requires it.
 
+use crate::arena::{Arena, Wall};
+use crate::bodies::Hot;
 use crate::body::InputIssues;
 use crate::manifold;
 use crate::simulation::Simulation;
@@ -30,6 +32,7 @@ impl Simulation {
         // push-out pass's wall part), and the energy and momentum — the push-out moves
         // positions only, so the velocities summed here are final.
         let (mut energy, mut momentum, mut wall_moves) = (0.0, DVec2::ZERO, 0);
+        let (arena, slop) = (self.config.arena, self.config.overlap_slop);
         for i in 0..self.bodies.len() {
             self.bodies.advance(i, self.dt);
             let h = &mut self.bodies.hot[i];
@@ -38,7 +41,9 @@ impl Simulation {
                 energy += 0.5 * h.vel.length_squared() / h.inv_mass;
                 momentum += h.vel / h.inv_mass;
             }
-            wall_moves += self.push_out_of_walls(i);
+            if let Some(arena) = &arena {
+                wall_moves += push_out_of_walls(arena, slop, i, h, &mut self.step_issues);
+            }
         }
         if self.stats.fallback {
             // Bodies moved without collision handling after the cap: find what overlaps now.
@@ -56,9 +61,12 @@ impl Simulation {
             if !moved {
                 break;
             }
-            let walls: usize = (0..self.bodies.len())
-                .map(|i| self.push_out_of_walls(i))
-                .sum();
+            let walls: usize = match &arena {
+                Some(arena) => (self.bodies.hot.iter_mut().enumerate())
+                    .map(|(i, h)| push_out_of_walls(arena, slop, i, h, &mut self.step_issues))
+                    .sum(),
+                None => 0,
+            };
             self.stats.overlaps_fixed += walls;
             moved = self.separate_pairs(false) + walls > 0;
         }
@@ -67,39 +75,8 @@ impl Simulation {
         self.stats.momentum = momentum;
     }
 
-    /// Pushes body `i` out of every wall it sinks into deeper than the slop; returns how
-    /// many walls moved it. A circle more than its radius outside is reported.
-    fn push_out_of_walls(&mut self, i: usize) -> usize {
-        let (Some(arena), slop) = (self.config.arena, self.config.overlap_slop) else {
-            return 0;
-        };
-        let h = &mut self.bodies.hot[i];
-        if h.inv_mass == 0.0 || h.sensor() {
-            return 0;
-        }
-        // Most bodies are at least their radius from every wall: nothing sinks in (the
-        // same differences as `Arena::depth`, so the shortcut changes no result).
-        let r = DVec2::splat(h.radius);
-        if slop >= 0.0 && (h.pos - arena.min).cmpge(r).all() && (arena.max - h.pos).cmpge(r).all() {
-            return 0;
-        }
-        let mut moved = 0;
-        for wall in crate::arena::Wall::ALL {
-            let depth = arena.depth(wall, h.pos, h.radius);
-            if depth > h.radius {
-                self.step_issues
-                    .push((i as u32, InputIssues::OUTSIDE_ARENA));
-            }
-            if depth > slop * h.radius {
-                h.pos -= wall.outward_normal() * depth;
-                moved += 1;
-            }
-        }
-        moved
-    }
-
     /// The pair part of one push-out pass (the walls come first, from
-    /// [`push_out_of_walls`](Self::push_out_of_walls)); returns how many pairs moved.
+    /// [`push_out_of_walls`]); returns how many pairs moved.
     ///
     /// Under gravity the pairs are taken from the bottom up and only the upper body moves
     /// (unless it is static), and on the first pass, if anything overlaps, *every* pair is
@@ -206,4 +183,38 @@ impl Simulation {
         touching.dedup();
         self.touching = touching;
     }
+}
+
+/// Pushes body `i` (record `h`) out of every wall of `arena` it sinks into deeper than
+/// `slop` times its radius; returns how many walls moved it. A circle more than its
+/// radius outside is noted in `issues`.
+#[inline]
+fn push_out_of_walls(
+    arena: &Arena,
+    slop: f64,
+    i: usize,
+    h: &mut Hot,
+    issues: &mut Vec<(u32, InputIssues)>,
+) -> usize {
+    if h.inv_mass == 0.0 || h.sensor() {
+        return 0;
+    }
+    // Most bodies are at least their radius from every wall: nothing sinks in (the same
+    // differences as `Arena::depth`, so the shortcut changes no result).
+    let r = DVec2::splat(h.radius);
+    if slop >= 0.0 && (h.pos - arena.min).cmpge(r).all() && (arena.max - h.pos).cmpge(r).all() {
+        return 0;
+    }
+    let mut moved = 0;
+    for wall in Wall::ALL {
+        let depth = arena.depth(wall, h.pos, h.radius);
+        if depth > h.radius {
+            issues.push((i as u32, InputIssues::OUTSIDE_ARENA));
+        }
+        if depth > slop * h.radius {
+            h.pos -= wall.outward_normal() * depth;
+            moved += 1;
+        }
+    }
+    moved
 }
