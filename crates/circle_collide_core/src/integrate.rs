@@ -5,8 +5,11 @@ use crate::simulation::Simulation;
 impl Simulation {
     /// Starts a step of `dt` seconds (a NaN, infinite or negative `dt` counts as 0):
     /// adds `gravity · dt` to every dynamic body's velocity, clamps speeds to
-    /// [`max_speed`](crate::StepConfig::max_speed), and sets the swept boxes (computed
-    /// from the bodies when needed) to run to `dt`.
+    /// [`max_speed`](crate::StepConfig::max_speed), sets the swept boxes (computed
+    /// from the bodies when needed) to run to `dt`, and notes which bodies' paths come
+    /// within the slop of a wall (the only ones whose wall hits
+    /// [`solve_impacts`](Self::solve_impacts) predicts at the start of the step, unless
+    /// bodies, the arena or the slop change in between).
     pub fn integrate(&mut self, dt: f64) {
         self.dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         self.impacts.clear();
