@@ -53,6 +53,18 @@ impl Hot {
         self.flags &= !BOX_KEPT;
     }
 
+    /// Kinetic energy `½ m v²` of a dynamic body (`inv_mass > 0`).
+    #[inline]
+    pub fn kinetic_energy(&self) -> f64 {
+        0.5 * self.vel.length_squared() / self.inv_mass
+    }
+
+    /// Momentum `m v` of a dynamic body (`inv_mass > 0`).
+    #[inline]
+    pub fn momentum(&self) -> DVec2 {
+        self.vel / self.inv_mass
+    }
+
     /// Position at step time `t` (lazy extrapolation).
     #[inline]
     pub fn position_at(&self, t: f64) -> DVec2 {
@@ -240,7 +252,7 @@ impl Bodies {
         self.hot
             .iter()
             .filter(|h| h.inv_mass > 0.0)
-            .map(|h| 0.5 * h.vel.length_squared() / h.inv_mass)
+            .map(Hot::kinetic_energy)
             .sum()
     }
 
@@ -249,7 +261,7 @@ impl Bodies {
         self.hot
             .iter()
             .filter(|h| h.inv_mass > 0.0)
-            .map(|h| h.vel / h.inv_mass)
+            .map(Hot::momentum)
             .sum()
     }
 }

@@ -38,8 +38,8 @@ impl Simulation {
             let h = &mut self.bodies.hot[i];
             h.time = 0.0;
             if h.inv_mass > 0.0 {
-                energy += 0.5 * h.vel.length_squared() / h.inv_mass;
-                momentum += h.vel / h.inv_mass;
+                energy += h.kinetic_energy();
+                momentum += h.momentum();
             }
             if let Some(arena) = &arena {
                 wall_moves += push_out_of_walls(arena, slop, i, h, &mut self.step_issues);
