@@ -429,7 +429,10 @@ fn stats_section(ui: &mut egui::Ui, d: &CollisionDiagnostics, history: &History)
                         "impacts / step (resting)",
                         format!("{} ({})", d.impacts, d.resting_impacts),
                     ),
-                    ("overlaps fixed", d.overlaps_fixed.to_string()),
+                    (
+                        "overlaps fixed (left)",
+                        format!("{} ({})", d.overlaps_fixed, d.overlaps_left),
+                    ),
                     ("fallbacks", d.fallbacks.to_string()),
                     ("kinetic energy", format!("{:.6}", d.kinetic_energy)),
                     (

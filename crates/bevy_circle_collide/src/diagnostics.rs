@@ -32,6 +32,9 @@ pub struct CollisionDiagnostics {
     pub resting_impacts: usize,
     /// Overlaps pushed apart at the end of the step.
     pub overlaps_fixed: usize,
+    /// Overlaps (pairs, and circles in a wall) still deeper than the slop after the
+    /// last step: a jam the bounded push-out could not clear in one step. Normally 0.
+    pub overlaps_left: usize,
     /// Bodies tested outside the broad-phase grid (huge or very fast).
     pub oversized_bodies: usize,
     /// Steps that hit the impact cap, since start.

@@ -102,6 +102,7 @@ pub(crate) fn resolve(
     d.impacts = stats.impacts;
     d.resting_impacts = stats.resting_impacts;
     d.overlaps_fixed = stats.overlaps_fixed;
+    d.overlaps_left = stats.overlaps_left;
     d.oversized_bodies = stats.oversized_bodies;
     d.last_step_fell_back = stats.fallback;
     d.fallbacks += u64::from(stats.fallback);

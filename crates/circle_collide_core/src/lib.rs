@@ -43,6 +43,7 @@ mod integrate;
 pub mod manifold;
 mod narrow_phase;
 pub mod parallel;
+mod push_out;
 mod queue;
 pub mod resolve;
 pub mod scenes;

@@ -86,6 +86,11 @@ pub struct Simulation {
     pub(crate) step_issues: Vec<(u32, InputIssues)>,
     /// Scratch of the push-out: (height, pair) of overlaps beyond the slop.
     pub(crate) overlapping: Vec<(f64, u32, u32)>,
+    /// Bodies the push-out moved since it last listed their new neighbours.
+    pub(crate) pushed: Vec<u32>,
+    /// The pairs and bodies a jammed push-out pass works on.
+    pub(crate) active: Vec<(u32, u32)>,
+    pub(crate) active_bodies: Vec<u32>,
     /// Swept boxes, before the contact solver, of the bodies in resting contacts.
     pub(crate) contact_boxes: Vec<(u32, (DVec2, DVec2))>,
     /// Bodies whose path this step may come within the slop of a wall, in index order:
@@ -245,7 +250,12 @@ impl Simulation {
             ("contact boxes", cap(&self.contact_boxes)),
             (
                 "other scratch",
-                cap(&self.scratch) + cap(&self.step_issues) + cap(&self.near_wall),
+                cap(&self.scratch)
+                    + cap(&self.step_issues)
+                    + cap(&self.near_wall)
+                    + cap(&self.pushed)
+                    + cap(&self.active)
+                    + cap(&self.active_bodies),
             ),
         ];
         list.extend(self.grid.heap_bytes());

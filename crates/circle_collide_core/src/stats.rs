@@ -24,6 +24,11 @@ pub struct StepStats {
     pub stale_events: usize,
     /// Overlaps beyond the slop pushed apart at the end of the step.
     pub overlaps_fixed: usize,
+    /// Pairs overlapping, and circles sunk into a wall, deeper than the slop when the
+    /// push-out reached its pass limit
+    /// ([`PUSH_OUT_PASS_LIMIT`](crate::resolve::PUSH_OUT_PASS_LIMIT)): a jam it could not
+    /// clear within the step's bounded work. Normally 0.
+    pub overlaps_left: usize,
     /// Whether the impact cap was reached and the step fell back to motion + push-out.
     pub fallback: bool,
     /// Kinetic energy of the dynamic bodies after the step.

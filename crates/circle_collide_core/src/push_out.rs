@@ -1,0 +1,435 @@
+//! The end-of-step push-out: separate pairs that overlap deeper than the slop, and
+//! circles sunk into a wall, by moving positions only.
+//!
+//! Its pairs are the broad phase's (plus the late pairs the event loop met), listed for
+//! each body's path over the step. A push can move a body off that path, next to a body
+//! it was never paired with; the push-out then lists the pushed bodies in the grid at
+//! their new place, adds the pairs they touch there, and goes on while any overlaps.
+
+use crate::arena::{Arena, Wall};
+use crate::bodies::Hot;
+use crate::body::InputIssues;
+use crate::manifold;
+use crate::simulation::Simulation;
+use glam::DVec2;
+
+/// The push-out stops after this many times
+/// [`separation_iterations`](crate::StepConfig::separation_iterations) passes even if
+/// overlaps remain (it stops earlier as soon as a pass moves nothing).
+pub const PUSH_OUT_PASS_LIMIT: u32 = 16;
+
+/// Whether bodies `i` and `j` may be pushed apart and overlap deeper than `slop` times
+/// the smaller radius.
+#[inline]
+fn deeper_than_slop(b: &crate::bodies::Bodies, i: usize, j: usize, slop: f64) -> bool {
+    let (hi, hj) = (&b.hot[i], &b.hot[j]);
+    let allowed = slop * hi.radius.min(hj.radius);
+    b.separable(i, j) && manifold::overlaps(hi.pos, hi.radius - allowed, hj.pos, hj.radius)
+}
+
+/// Whether the dynamic, non-sensor body `h` sinks into a wall of `arena` deeper than
+/// `slop` times its radius (what [`push_out_of_walls`] would fix).
+#[inline]
+fn sunk_in_wall(arena: Option<&Arena>, h: &Hot, slop: f64) -> bool {
+    arena.is_some_and(|arena| {
+        h.inv_mass > 0.0
+            && !h.sensor()
+            && Wall::ALL
+                .iter()
+                .any(|&w| arena.depth(w, h.pos, h.radius) > slop * h.radius)
+    })
+}
+
+/// Which pass of the push-out [`Simulation::separate_pairs`] runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// The first pass (under gravity it visits every pair from the bottom up).
+    First,
+    /// The rest of the configured passes: pushes shared by mass (or the upper body moves).
+    Configured,
+    /// Passes past the configured ones, over the active pairs only: pushes shared evenly
+    /// (wedged bodies).
+    Jammed,
+}
+
+impl Simulation {
+    /// Runs the push-out after the first pass's wall part (done by `resolve`, which says
+    /// whether it moved anything).
+    ///
+    /// The first and the configured passes go over every listed pair while something
+    /// moves. After them, each further pass ([`Pass::Jammed`]) lists the bodies the last
+    /// pass moved in the grid at their new place and takes the pairs they touch there:
+    /// only those can overlap now, including partners a push brought a body next to that
+    /// its pairs never listed. These passes go on while such a pair overlaps deeper than
+    /// the slop (or a pushed body sinks that deep into a wall), at most
+    /// [`PUSH_OUT_PASS_LIMIT`] × the configured passes in all (and about two grid queries
+    /// per body); pairs and wall contacts still that deep then are counted in
+    /// [`StepStats::overlaps_left`](crate::StepStats::overlaps_left).
+    pub(crate) fn push_out(&mut self, walls_moved: bool) {
+        let configured = self.config.separation_iterations.max(1);
+        let mut moved = self.separate_pairs(Pass::First) > 0 || walls_moved;
+        let mut pass = 1;
+        while moved && pass < configured {
+            let walls = self.push_out_of_walls_listed(None);
+            moved = self.separate_pairs(Pass::Configured) + walls > 0;
+            pass += 1;
+        }
+        let limit = configured.saturating_mul(PUSH_OUT_PASS_LIMIT);
+        // Jammed passes cost a grid query per active body: a huge jam stops after about
+        // as many queries as bodies, twice over.
+        let mut queries_left = 2 * self.bodies.len() + 4096;
+        while self.list_pushed_neighbours() {
+            queries_left = queries_left.saturating_sub(self.active_bodies.len());
+            if pass >= limit || queries_left == 0 {
+                let (slop, arena, b) = (self.config.overlap_slop, self.config.arena, &self.bodies);
+                let pairs = (self.active.iter())
+                    .filter(|&&(i, j)| deeper_than_slop(b, i as usize, j as usize, slop))
+                    .count();
+                let walls = (self.active_bodies.iter())
+                    .filter(|&&i| sunk_in_wall(arena.as_ref(), &b.hot[i as usize], slop))
+                    .count();
+                self.stats.overlaps_left = pairs + walls;
+                break;
+            }
+            let mut bodies = std::mem::take(&mut self.active_bodies);
+            self.push_out_of_walls_listed(Some(&bodies));
+            bodies.clear();
+            self.active_bodies = bodies;
+            self.separate_pairs(Pass::Jammed);
+            pass += 1;
+        }
+        if self.late_pairs.len() > self.late_compacted {
+            self.late_pairs.sort_unstable();
+            self.late_pairs.dedup();
+            self.late_compacted = self.late_pairs.len();
+        }
+    }
+
+    /// The wall part of a push-out pass after the first, for the bodies `only` (every body
+    /// if `None`); returns how many walls moved a body.
+    fn push_out_of_walls_listed(&mut self, only: Option<&[u32]>) -> usize {
+        let Some(arena) = self.config.arena else {
+            return 0;
+        };
+        let slop = self.config.overlap_slop;
+        let (hot, issues, pushed) = (
+            &mut self.bodies.hot,
+            &mut self.step_issues,
+            &mut self.pushed,
+        );
+        let mut walls = 0;
+        let mut push = |i: usize, h: &mut Hot| {
+            let moves = push_out_of_walls(&arena, slop, i, h, issues);
+            if moves > 0 {
+                pushed.push(i as u32);
+            }
+            walls += moves;
+        };
+        match only {
+            Some(list) => list
+                .iter()
+                .for_each(|&i| push(i as usize, &mut hot[i as usize])),
+            None => hot.iter_mut().enumerate().for_each(|(i, h)| push(i, h)),
+        }
+        self.stats.overlaps_fixed += walls;
+        walls
+    }
+
+    /// Lists the bodies pushed since the last call in the grid at their new place, and
+    /// makes every interacting pair of one of them that touches there (within the slop)
+    /// the active pairs of the next [`Pass::Jammed`]; they join the late pairs too (for
+    /// the touching list). The pushed bodies become the active bodies. Returns whether
+    /// one of those pairs overlaps deeper than the slop, or a pushed body sinks that deep
+    /// into a wall.
+    fn list_pushed_neighbours(&mut self) -> bool {
+        self.active.clear();
+        if self.pushed.is_empty() {
+            return false;
+        }
+        let mut pushed = std::mem::take(&mut self.pushed);
+        pushed.sort_unstable();
+        pushed.dedup();
+        for &i in &pushed {
+            self.grid.insert(&self.bodies, i as usize);
+        }
+        let (slop, arena) = (self.config.overlap_slop, self.config.arena);
+        let mut deep = false;
+        let mut found = std::mem::take(&mut self.scratch);
+        for &i in &pushed {
+            let i = i as usize;
+            deep |= sunk_in_wall(arena.as_ref(), &self.bodies.hot[i], slop);
+            found.clear();
+            self.grid.query(&self.bodies, i, false, |j| found.push(j));
+            for &j in &found {
+                let b = &self.bodies;
+                let (hi, hj) = (&b.hot[i], &b.hot[j]);
+                let allowed = slop * hi.radius.min(hj.radius);
+                if self.interacts(i as u32, j as u32)
+                    && manifold::overlaps(hi.pos, hi.radius + allowed, hj.pos, hj.radius)
+                {
+                    self.active.push((i.min(j) as u32, i.max(j) as u32));
+                    deep |= deeper_than_slop(b, i, j, slop);
+                }
+            }
+        }
+        self.active.sort_unstable();
+        self.active.dedup();
+        self.late_pairs.extend_from_slice(&self.active);
+        self.scratch = found;
+        self.active_bodies.clear();
+        self.active_bodies.extend_from_slice(&pushed);
+        pushed.clear();
+        self.pushed = pushed;
+        deep
+    }
+
+    /// The pair part of one push-out pass (the walls come first, from
+    /// [`push_out_of_walls`]); returns how many pairs moved.
+    ///
+    /// Under gravity the pairs are taken from the bottom up and only the upper body moves
+    /// (unless it is static), and on the first pass, if anything overlaps, *every* pair is
+    /// visited in that order — a body pushed up into its neighbour above is then fixed in
+    /// the same pass, so a column standing on the floor clears at once and nothing is
+    /// pushed into the floor. Without gravity each pair shares the push by inverse mass.
+    ///
+    /// Past the configured passes ([`Pass::Jammed`]) both rules converge too slowly or
+    /// not at all where a body is wedged: a light body between a static one and a heavy
+    /// one moves the heavy one by a sliver of the depth per pass, and under gravity a
+    /// body below a static one is pushed down by it and up again by the body beneath.
+    /// Those passes split each push evenly between two dynamic bodies (all of it to the
+    /// dynamic one against a static body), which halves a wedged overlap each pass.
+    ///
+    /// Jammed passes take the active pairs, the others every listed pair. Every body
+    /// moved is noted in `pushed`.
+    fn separate_pairs(&mut self, pass: Pass) -> usize {
+        let slop = self.config.overlap_slop;
+        let up = -self.config.gravity.normalize_or_zero();
+        let mut moved = 0;
+        let b = &mut self.bodies;
+        let mut deep = std::mem::take(&mut self.overlapping);
+        deep.clear();
+        let listed: &[(u32, u32)] = if pass == Pass::Jammed {
+            &[]
+        } else {
+            &self.pairs
+        };
+        let rest = if pass == Pass::Jammed {
+            &self.active
+        } else {
+            &self.late_pairs
+        };
+        for &(i, j) in listed.iter().chain(rest) {
+            let (iu, ju) = (i as usize, j as usize);
+            let allowed = slop * b.hot[iu].radius.min(b.hot[ju].radius);
+            if b.separable(iu, ju)
+                && manifold::overlaps(
+                    b.hot[iu].pos,
+                    b.hot[iu].radius - allowed,
+                    b.hot[ju].pos,
+                    b.hot[ju].radius,
+                )
+            {
+                deep.push((up.dot(b.hot[iu].pos + b.hot[ju].pos), i, j));
+            }
+        }
+        if up != DVec2::ZERO && pass == Pass::First && !deep.is_empty() {
+            deep.clear();
+            for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
+                let (iu, ju) = (i as usize, j as usize);
+                if b.separable(iu, ju) {
+                    deep.push((up.dot(b.hot[iu].pos + b.hot[ju].pos), i, j));
+                }
+            }
+        }
+        if up != DVec2::ZERO {
+            deep.sort_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+        }
+        for &(_, i, j) in &deep {
+            let (i, j) = (i as usize, j as usize);
+            let m = manifold::manifold(
+                b.hot[i].pos,
+                b.hot[i].radius,
+                b.hot[j].pos,
+                b.hot[j].radius,
+                (i as u32, j as u32),
+            );
+            let smaller = b.hot[i].radius.min(b.hot[j].radius);
+            if m.depth <= slop * smaller {
+                continue;
+            }
+            if m.depth > 0.5 * smaller {
+                self.step_issues.push((i as u32, InputIssues::DEEP_OVERLAP));
+                self.step_issues.push((j as u32, InputIssues::DEEP_OVERLAP));
+            }
+            let (wi, wj) = if pass == Pass::Jammed {
+                match (b.hot[i].inv_mass > 0.0, b.hot[j].inv_mass > 0.0) {
+                    (true, true) => (0.5, 0.5),
+                    (true, false) => (1.0, 0.0),
+                    _ => (0.0, 1.0),
+                }
+            } else if up == DVec2::ZERO {
+                let w = b.hot[i].inv_mass + b.hot[j].inv_mass;
+                (b.hot[i].inv_mass / w, b.hot[j].inv_mass / w)
+            } else if (up.dot(b.hot[j].pos) >= up.dot(b.hot[i].pos) && b.hot[j].inv_mass > 0.0)
+                || b.hot[i].inv_mass == 0.0
+            {
+                (0.0, 1.0)
+            } else {
+                (1.0, 0.0)
+            };
+            b.hot[i].pos -= m.normal * (m.depth * wi);
+            b.hot[j].pos += m.normal * (m.depth * wj);
+            for (k, w) in [(i, wi), (j, wj)] {
+                if w > 0.0 {
+                    self.pushed.push(k as u32);
+                }
+            }
+            moved += 1;
+        }
+        self.overlapping = deep;
+        self.stats.overlaps_fixed += moved;
+        moved
+    }
+}
+
+/// Pushes body `i` (record `h`) out of every wall of `arena` it sinks into deeper than
+/// `slop` times its radius; returns how many walls moved it. A circle more than its
+/// radius outside is noted in `issues`.
+#[inline]
+pub(crate) fn push_out_of_walls(
+    arena: &Arena,
+    slop: f64,
+    i: usize,
+    h: &mut Hot,
+    issues: &mut Vec<(u32, InputIssues)>,
+) -> usize {
+    if h.inv_mass == 0.0 || h.sensor() {
+        return 0;
+    }
+    // Most bodies are at least their radius from every wall: nothing sinks in (the same
+    // differences as `Arena::depth`, so the shortcut changes no result).
+    let r = DVec2::splat(h.radius);
+    if slop >= 0.0 && (h.pos - arena.min).cmpge(r).all() && (arena.max - h.pos).cmpge(r).all() {
+        return 0;
+    }
+    let mut moved = 0;
+    for wall in Wall::ALL {
+        let depth = arena.depth(wall, h.pos, h.radius);
+        if depth > h.radius {
+            issues.push((i as u32, InputIssues::OUTSIDE_ARENA));
+        }
+        if depth > slop * h.radius {
+            h.pos -= wall.outward_normal() * depth;
+            moved += 1;
+        }
+    }
+    moved
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Arena, BodyDesc, Simulation, StepConfig};
+    use glam::DVec2;
+
+    fn world(bodies: &[BodyDesc], config: StepConfig) -> Simulation {
+        let mut sim = Simulation::new(config);
+        for b in bodies {
+            sim.add_body(*b).unwrap();
+        }
+        sim
+    }
+
+    /// Pairs overlapping deeper than the slop, by brute force.
+    fn deep_pairs(sim: &Simulation) -> Vec<(usize, usize, f64)> {
+        let b = sim.bodies();
+        let slop = sim.config.overlap_slop;
+        let mut deep = Vec::new();
+        for i in 0..b.len() {
+            for j in i + 1..b.len() {
+                let (ri, rj) = (b.radius(i), b.radius(j));
+                let depth = ri + rj - b.position(i).distance(b.position(j));
+                if depth > slop * ri.min(rj) {
+                    deep.push((i, j, depth));
+                }
+            }
+        }
+        deep
+    }
+
+    #[test]
+    fn a_body_pushed_into_a_partner_it_was_never_paired_with_is_separated() {
+        // A and B start 0.4 deep; the push moves B 0.2 to the right, 0.15 into C, whose
+        // box was 0.05 clear of B's: the broad phase never paired B and C.
+        let mut sim = world(
+            &[
+                BodyDesc::new(DVec2::new(0.0, 0.0), 0.5, 1.0),
+                BodyDesc::new(DVec2::new(0.6, 0.0), 0.5, 1.0),
+                BodyDesc::new(DVec2::new(1.65, 0.0), 0.5, 1.0),
+            ],
+            StepConfig::default(),
+        );
+        sim.step(1.0 / 60.0);
+        assert!(!sim.candidate_pairs().contains(&(1, 2)));
+        assert_eq!(deep_pairs(&sim), vec![]);
+        assert_eq!(sim.stats().overlaps_left, 0);
+        assert!(sim.touching_pairs().contains(&(1, 2)));
+        // Equal masses share each push: the centre of mass stays put.
+        let centre: DVec2 = (0..3).map(|i| sim.bodies().position(i)).sum::<DVec2>() / 3.0;
+        assert!(
+            (centre - DVec2::new(2.25 / 3.0, 0.0)).length() < 1e-12,
+            "{centre}"
+        );
+    }
+
+    #[test]
+    fn a_light_body_wedged_between_a_static_and_a_heavy_one_is_cleared_in_one_step() {
+        // Shared by mass, each pass moves the heavy body 1 % of the depth; even shares in
+        // the jammed passes halve it.
+        let mut sim = world(
+            &[
+                BodyDesc::new(DVec2::new(0.0, 0.0), 1.0, f64::INFINITY),
+                BodyDesc::new(DVec2::new(1.8, 0.0), 1.0, 0.1),
+                BodyDesc::new(DVec2::new(3.6, 0.0), 1.0, 10.0),
+            ],
+            StepConfig::default(),
+        );
+        sim.step(1.0 / 60.0);
+        assert_eq!(deep_pairs(&sim), vec![]);
+        assert_eq!(sim.stats().overlaps_left, 0);
+        assert_eq!(sim.bodies().position(0), DVec2::ZERO);
+        assert!(sim.bodies().velocities().all(|v| v == DVec2::ZERO));
+    }
+
+    #[test]
+    fn a_jam_with_no_room_is_bounded_and_reported() {
+        // Two circles of radius 0.6 cannot both fit in a 2 × 2 box (the diagonal leaves
+        // centres 1.13 apart): the push-out stops at its limit and says so.
+        let config = StepConfig {
+            arena: Some(Arena {
+                min: DVec2::ZERO,
+                max: DVec2::splat(2.0),
+                restitution: 1.0,
+            }),
+            ..StepConfig::default()
+        };
+        let mut sim = world(
+            &[
+                BodyDesc::new(DVec2::new(0.8, 0.8), 0.6, 1.0),
+                BodyDesc::new(DVec2::new(1.2, 1.2), 0.6, 1.0),
+            ],
+            config,
+        );
+        for _ in 0..3 {
+            sim.step(1.0 / 60.0);
+            let sunk = (0..2)
+                .filter(|&i| {
+                    let (p, r) = (sim.bodies().position(i), sim.bodies().radius(i));
+                    p.min_element() < r * 0.99 || p.max_element() > 2.0 - r * 0.99
+                })
+                .count();
+            assert_eq!(deep_pairs(&sim).len() + sunk, sim.stats().overlaps_left);
+            assert!(sim.stats().overlaps_left > 0);
+            assert!(sim.bodies().positions().all(|p| p.is_finite()));
+        }
+    }
+}
