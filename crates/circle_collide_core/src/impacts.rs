@@ -143,7 +143,7 @@ impl Simulation {
     }
 
     /// Sorts the late pairs and removes repeats.
-    fn compact_late_pairs(&mut self) {
+    pub(crate) fn compact_late_pairs(&mut self) {
         self.late_pairs.sort_unstable();
         self.late_pairs.dedup();
         self.late_compacted = self.late_pairs.len();

@@ -91,17 +91,14 @@ impl Simulation {
                 self.stats.overlaps_left = pairs + walls;
                 break;
             }
-            let mut bodies = std::mem::take(&mut self.active_bodies);
+            let bodies = std::mem::take(&mut self.active_bodies);
             self.push_out_of_walls_listed(Some(&bodies));
-            bodies.clear();
             self.active_bodies = bodies;
             self.separate_pairs(Pass::Jammed);
             pass += 1;
         }
         if self.late_pairs.len() > self.late_compacted {
-            self.late_pairs.sort_unstable();
-            self.late_pairs.dedup();
-            self.late_compacted = self.late_pairs.len();
+            self.compact_late_pairs();
         }
     }
 
@@ -208,28 +205,16 @@ impl Simulation {
         let b = &mut self.bodies;
         let mut deep = std::mem::take(&mut self.overlapping);
         deep.clear();
-        let listed: &[(u32, u32)] = if pass == Pass::Jammed {
-            &[]
+        let none = &Vec::new();
+        let (listed, rest) = if pass == Pass::Jammed {
+            (none, &self.active)
         } else {
-            &self.pairs
-        };
-        let rest = if pass == Pass::Jammed {
-            &self.active
-        } else {
-            &self.late_pairs
+            (&self.pairs, &self.late_pairs)
         };
         for &(i, j) in listed.iter().chain(rest) {
-            let (iu, ju) = (i as usize, j as usize);
-            let allowed = slop * b.hot[iu].radius.min(b.hot[ju].radius);
-            if b.separable(iu, ju)
-                && manifold::overlaps(
-                    b.hot[iu].pos,
-                    b.hot[iu].radius - allowed,
-                    b.hot[ju].pos,
-                    b.hot[ju].radius,
-                )
-            {
-                deep.push((up.dot(b.hot[iu].pos + b.hot[ju].pos), i, j));
+            if deeper_than_slop(b, i as usize, j as usize, slop) {
+                let (hi, hj) = (&b.hot[i as usize], &b.hot[j as usize]);
+                deep.push((up.dot(hi.pos + hj.pos), i, j));
             }
         }
         if up != DVec2::ZERO && pass == Pass::First && !deep.is_empty() {
