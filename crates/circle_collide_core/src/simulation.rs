@@ -202,7 +202,9 @@ impl Simulation {
         &self.contacts
     }
 
-    /// Candidate pairs of the last broad phase, `(lower, higher)` index.
+    /// Candidate pairs of the last broad phase, `(lower, higher)` index. After a step
+    /// that fell back, or whose push-out met a large jam, they are the pairs listed anew
+    /// at the bodies' end-of-step places.
     pub fn candidate_pairs(&self) -> &[(u32, u32)] {
         &self.pairs
     }
