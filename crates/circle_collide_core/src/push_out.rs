@@ -32,6 +32,14 @@ fn deeper_than_slop(b: &crate::bodies::Bodies, i: usize, j: usize, slop: f64) ->
     b.separable(i, j) && manifold::overlaps(hi.pos, hi.radius - allowed, hj.pos, hj.radius)
 }
 
+/// Whether bodies `i` and `j` touch, or come within `slop` times the smaller radius.
+#[inline]
+fn within_slop(b: &crate::bodies::Bodies, i: usize, j: usize, slop: f64) -> bool {
+    let (hi, hj) = (&b.hot[i], &b.hot[j]);
+    let allowed = slop * hi.radius.min(hj.radius);
+    manifold::overlaps(hi.pos, hi.radius + allowed, hj.pos, hj.radius)
+}
+
 /// Whether the dynamic, non-sensor body `h` sinks into a wall of `arena` deeper than
 /// `slop` times its radius (what [`push_out_of_walls`] would fix).
 #[inline]
@@ -176,9 +184,7 @@ impl Simulation {
         let mut deep = false;
         for &(i, j) in &self.pairs {
             let (iu, ju) = (i as usize, j as usize);
-            let (hi, hj) = (&b.hot[iu], &b.hot[ju]);
-            let allowed = slop * hi.radius.min(hj.radius);
-            if manifold::overlaps(hi.pos, hi.radius + allowed, hj.pos, hj.radius) {
+            if within_slop(b, iu, ju, slop) {
                 self.active.push((i, j));
                 deep |= deeper_than_slop(b, iu, ju, slop);
             }
@@ -203,11 +209,7 @@ impl Simulation {
             self.grid.query(&self.bodies, i, false, |j| found.push(j));
             for &j in &found {
                 let b = &self.bodies;
-                let (hi, hj) = (&b.hot[i], &b.hot[j]);
-                let allowed = slop * hi.radius.min(hj.radius);
-                if self.interacts(i as u32, j as u32)
-                    && manifold::overlaps(hi.pos, hi.radius + allowed, hj.pos, hj.radius)
-                {
+                if self.interacts(i as u32, j as u32) && within_slop(b, i, j, slop) {
                     self.active.push((i.min(j) as u32, i.max(j) as u32));
                     deep |= deeper_than_slop(b, i, j, slop);
                 }
