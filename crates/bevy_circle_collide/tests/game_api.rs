@@ -229,6 +229,52 @@ fn resting_pair_starts_once_and_colliding_entities_lists_it() {
 }
 
 #[test]
+fn a_pair_gliding_within_the_slop_starts_once_and_survives_fallback_steps() {
+    // A and B glide side by side, a quarter of the slop apart: touching all along. From
+    // the third step a ball rattles in a slot between two static circles, past the impact
+    // cap (4 per body + 64), so steps fall back and list their pairs anew at their end.
+    let mut app = app_with_touches();
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .max_impacts_per_body = 4;
+    let glide = Vec2::new(1.0, 0.0);
+    let a = spawn(&mut app, Vec2::ZERO, glide, 0.5, Mass::Auto);
+    let b = spawn(&mut app, Vec2::new(1.00125, 0.0), glide, 0.5, Mass::Auto);
+    let far = Vec2::new(0.0, 10.0);
+    spawn(&mut app, far, Vec2::ZERO, 0.5, Mass::Static);
+    let ball = spawn(
+        &mut app,
+        far + Vec2::new(1.01, 0.0),
+        Vec2::ZERO,
+        0.5,
+        Mass::Auto,
+    );
+    spawn(
+        &mut app,
+        far + Vec2::new(2.02, 0.0),
+        Vec2::ZERO,
+        0.5,
+        Mass::Static,
+    );
+    steps(&mut app, 2);
+    let pair = (a.min(b), a.max(b));
+    let t = &app.world().resource::<Touches>().0;
+    assert_eq!(
+        t,
+        &vec![(true, pair.0, pair.1)],
+        "A and B touch from the first step"
+    );
+    app.world_mut()
+        .entity_mut(ball)
+        .insert(Velocity(Vec2::new(300.0, 0.0)));
+    steps(&mut app, 3);
+    assert!(app.world().resource::<CollisionDiagnostics>().fallbacks >= 1);
+    let t = &app.world().resource::<Touches>().0;
+    let ab: Vec<_> = t.iter().filter(|x| (x.1, x.2) == pair).collect();
+    assert_eq!(ab, vec![&(true, pair.0, pair.1)], "{t:?}");
+}
+
+#[test]
 fn plugin_group_with_a_phase_disabled_or_replaced_builds_without_ambiguities() {
     type Disable = fn(bevy::app::PluginGroupBuilder) -> bevy::app::PluginGroupBuilder;
     let variants: [Disable; 5] = [

@@ -97,6 +97,9 @@ pub struct Bodies {
     /// Step time the swept boxes run to: the step's `dt` during a step, 0 once bodies
     /// are at the end of it.
     pub(crate) sweep_end: f64,
+    /// Fraction of its radius each body's box is widened by on every side: the step's
+    /// overlap slop, so every pair within the slop is listed, moving or not.
+    pub(crate) margin: f64,
 }
 
 impl Bodies {
@@ -235,10 +238,14 @@ impl Bodies {
         }
     }
 
-    /// Box of body `i`'s path over the rest of the sweep (to [`sweep_end`](Self::sweep_end)).
+    /// Box of body `i`'s path over the rest of the sweep (to [`sweep_end`](Self::sweep_end)),
+    /// widened by [`margin`](Self::margin) times its radius.
     #[inline]
     pub(crate) fn swept_box(&self, i: usize) -> (DVec2, DVec2) {
-        self.hot[i].swept_box(self.sweep_end)
+        let h = &self.hot[i];
+        let (min, max) = h.swept_box(self.sweep_end);
+        let margin = DVec2::splat(self.margin * h.radius);
+        (min - margin, max + margin)
     }
 
     /// Whether the swept boxes of `i` and `j` overlap.

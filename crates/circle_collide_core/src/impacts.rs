@@ -144,7 +144,7 @@ impl Simulation {
 
     /// Sorts the late pairs and removes repeats.
     pub(crate) fn compact_late_pairs(&mut self) {
-        self.late_pairs.sort_unstable();
+        crate::pair_sort::sort_pairs(&mut self.late_pairs, &mut self.pair_scratch);
         self.late_pairs.dedup();
         self.late_compacted = self.late_pairs.len();
     }

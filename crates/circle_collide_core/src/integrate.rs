@@ -26,6 +26,12 @@ impl Simulation {
         let (max_speed, slop, dt) = (self.config.max_speed, self.config.overlap_slop, self.dt);
         let arena = self.config.arena;
         self.bodies.sweep_end = dt;
+        // A NaN or negative slop widens nothing.
+        self.bodies.margin = if slop > 0.0 && slop.is_finite() {
+            slop
+        } else {
+            0.0
+        };
         self.near_wall.clear();
         for (i, h) in self.bodies.hot.iter_mut().enumerate() {
             h.time = 0.0;

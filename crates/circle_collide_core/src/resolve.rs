@@ -88,7 +88,7 @@ impl Simulation {
                 touching.push((impact.a.min(j), impact.a.max(j)));
             }
         }
-        touching.sort_unstable();
+        crate::pair_sort::sort_pairs(&mut touching, &mut self.pair_scratch);
         touching.dedup();
         self.touching = touching;
     }

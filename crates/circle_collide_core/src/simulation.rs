@@ -82,6 +82,8 @@ pub struct Simulation {
     pub(crate) excluded: std::collections::HashSet<u64>,
     /// Pairs touching at the end of the step, or that had an impact during it.
     pub(crate) touching: Vec<(u32, u32)>,
+    /// Buffer of the radix sort of `touching` and `late_pairs`.
+    pub(crate) pair_scratch: Vec<(u32, u32)>,
     /// Problems found by the push-out this step.
     pub(crate) step_issues: Vec<(u32, InputIssues)>,
     /// Scratch of the push-out: (height, pair) of overlaps beyond the slop.
@@ -253,6 +255,7 @@ impl Simulation {
             (
                 "other scratch",
                 cap(&self.scratch)
+                    + cap(&self.pair_scratch)
                     + cap(&self.step_issues)
                     + cap(&self.near_wall)
                     + cap(&self.pushed)
