@@ -99,6 +99,7 @@ mod components;
 mod config;
 #[cfg(feature = "debug-render")]
 mod debug;
+mod degraded;
 mod diagnostics;
 mod events;
 mod integrate;

@@ -2,6 +2,7 @@
 
 use crate::components::{CircleCollider, Velocity};
 use crate::config::CircleCollideConfig;
+use crate::degraded::DegradedSteps;
 use crate::diagnostics::CollisionDiagnostics;
 use crate::events::{CollisionEvent, CollisionHit, CollisionTarget};
 use crate::world::CircleCollideWorld;
@@ -21,7 +22,8 @@ crate::schedule::phase_plugin!(
 
 /// Runs the core's resolve phase, writes `Transform` (x, y) and [`Velocity`] of every
 /// simulated body (only where they changed), sends [`CollisionEvent`]s in time order and
-/// triggers [`CollisionHit`] on opted-in entities, and fills [`CollisionDiagnostics`].
+/// triggers [`CollisionHit`] on opted-in entities, fills [`CollisionDiagnostics`], and
+/// warns (rate-limited, see [`DegradedSteps`]) about steps that fell back or jammed.
 pub(crate) fn resolve(
     mut world: ResMut<CircleCollideWorld>,
     config: Res<CircleCollideConfig>,
@@ -29,6 +31,7 @@ pub(crate) fn resolve(
     mut bodies: Query<(Entity, &mut Transform, &mut Velocity), With<CircleCollider>>,
     mut writer: MessageWriter<CollisionEvent>,
     mut commands: Commands,
+    mut degraded: Local<DegradedSteps>,
 ) {
     let start = std::time::Instant::now();
     let world = &mut *world;
@@ -106,6 +109,9 @@ pub(crate) fn resolve(
     d.oversized_bodies = stats.oversized_bodies;
     d.last_step_fell_back = stats.fallback;
     d.fallbacks += u64::from(stats.fallback);
+    if let Some(warning) = degraded.note(d.step, stats.fallback, stats.overlaps_left) {
+        warn!("{warning}");
+    }
     d.kinetic_energy = stats.kinetic_energy;
     d.momentum = vec2(stats.momentum);
     d.external_impulse = vec2(stats.external_impulse);
