@@ -38,7 +38,7 @@ pub(crate) fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut Vec<(u32, u3
     for pass in 0..(2 * bits).div_ceil(DIGIT_BITS) {
         let shift = pass * DIGIT_BITS;
         let digit = |p: &(u32, u32)| (key(p) >> shift) as usize & (BUCKETS - 1);
-        let mut starts = [0u32; BUCKETS];
+        let mut starts = [0usize; BUCKETS];
         for p in pairs.iter() {
             starts[digit(p)] += 1;
         }
@@ -48,7 +48,7 @@ pub(crate) fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut Vec<(u32, u3
         }
         for p in pairs.iter() {
             let d = digit(p);
-            scratch[starts[d] as usize] = *p;
+            scratch[starts[d]] = *p;
             starts[d] += 1;
         }
         std::mem::swap(pairs, scratch);
