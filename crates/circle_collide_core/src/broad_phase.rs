@@ -1,5 +1,6 @@
 //! Phase 2, broad phase: candidate pairs whose swept boxes overlap (seed 001's AABB
-//! pre-check, done at scale with the [`grid`](crate::grid)).
+//! pre-check, done at scale with the [`grid`](crate::grid)). Each box is widened by the
+//! overlap slop times the body's radius, so pairs within the slop are listed too.
 
 use crate::parallel::chunk_range;
 use crate::simulation::Simulation;
