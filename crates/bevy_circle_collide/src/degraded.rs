@@ -17,7 +17,7 @@ pub(crate) struct DegradedSteps {
     fallbacks: u64,
     /// Steps since then that left overlaps deeper than the slop.
     jammed: u64,
-    /// Deepest-overlap count of one step since then.
+    /// Most overlaps one step left since then.
     most_left: usize,
 }
 
@@ -40,9 +40,7 @@ impl DegradedSteps {
         if !due || self.fallbacks + self.jammed == 0 {
             return None;
         }
-        let span = self.last_warning.map_or(String::from("step"), |last| {
-            format!("{} steps since the last warning", step - last)
-        });
+        let span = step - self.last_warning.unwrap_or(0);
         let mut parts = Vec::new();
         if self.fallbacks > 0 {
             parts.push(format!(
@@ -62,7 +60,7 @@ impl DegradedSteps {
             ..Self::default()
         };
         Some(format!(
-            "circle_collide: in the {span} (step {step}), {}. CollisionDiagnostics counts \
+            "circle_collide: of the {span} steps up to step {step}, {}. CollisionDiagnostics counts \
              them; a larger max_impacts_per_body, separation_iterations or resting_speed \
              helps.",
             parts.join("; ")
@@ -79,7 +77,10 @@ mod tests {
         let mut d = DegradedSteps::default();
         assert_eq!(d.note(1, false, 0), None, "a clean step says nothing");
         let first = d.note(2, true, 0).expect("the first fallback warns");
-        assert!(first.contains("1 hit the impact cap"), "{first}");
+        assert!(
+            first.contains("of the 2 steps up to step 2, 1 hit the impact cap"),
+            "{first}"
+        );
         assert!(!first.contains("overlaps"), "{first}");
         // Inside the quiet span: counted, not logged.
         for step in 3..2 + QUIET_STEPS {
@@ -88,7 +89,7 @@ mod tests {
         }
         let sum = d.note(2 + QUIET_STEPS, false, 0).expect("due again");
         assert!(
-            sum.contains("in the 600 steps since the last warning"),
+            sum.contains("of the 600 steps up to step 602, 6 hit the impact cap"),
             "{sum}"
         );
         assert!(sum.contains("6 hit the impact cap"), "{sum}");
