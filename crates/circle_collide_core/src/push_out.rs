@@ -359,11 +359,11 @@ mod tests {
     use glam::DVec2;
 
     fn world(bodies: &[BodyDesc], config: StepConfig) -> Simulation {
-        let mut sim = Simulation::new(config);
-        for b in bodies {
-            sim.add_body(*b).unwrap();
+        crate::scenes::Scene {
+            bodies: bodies.to_vec(),
+            config,
         }
-        sim
+        .simulation()
     }
 
     /// Pairs overlapping deeper than the slop, by brute force.

@@ -176,11 +176,15 @@ pub fn cradle(n: usize, gap: f64, speed: f64) -> Scene {
 
 impl Scene {
     /// A simulation holding this scene.
+    ///
+    /// # Panics
+    /// If a body is rejected by [`Simulation::add_body`](crate::Simulation::add_body).
     pub fn simulation(&self) -> crate::Simulation {
         let mut sim = crate::Simulation::new(self.config.clone());
         sim.reserve_bodies(self.bodies.len());
         for b in &self.bodies {
-            sim.add_body(*b).expect("standard scenes are valid");
+            sim.add_body(*b)
+                .expect("every body of a scene must be valid");
         }
         sim
     }

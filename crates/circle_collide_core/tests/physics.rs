@@ -1,14 +1,15 @@
 //! Physics of the core engine against closed-form answers.
 
+use circle_collide_core::scenes::Scene;
 use circle_collide_core::{Arena, BodyDesc, Other, Simulation, StepConfig, Wall, scenes};
 use glam::DVec2;
 
 fn sim_with(bodies: &[BodyDesc], config: StepConfig) -> Simulation {
-    let mut sim = Simulation::new(config);
-    for b in bodies {
-        sim.add_body(*b).unwrap();
+    Scene {
+        bodies: bodies.to_vec(),
+        config,
     }
-    sim
+    .simulation()
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Which pairs count as touching at the end of a step: every pair within the slop, the
 //! same whether the step listed its pairs from swept paths or anew at the end.
 
+use circle_collide_core::scenes::Scene;
 use circle_collide_core::{BodyDesc, Simulation, StepConfig};
 use glam::DVec2;
 
@@ -18,11 +19,11 @@ fn pair(gap: f64, speed: f64) -> [BodyDesc; 2] {
 }
 
 fn sim_with(bodies: &[BodyDesc], config: StepConfig) -> Simulation {
-    let mut sim = Simulation::new(config);
-    for b in bodies {
-        sim.add_body(*b).unwrap();
+    Scene {
+        bodies: bodies.to_vec(),
+        config,
     }
-    sim
+    .simulation()
 }
 
 #[test]
