@@ -1,16 +1,10 @@
 //! Physics of the core engine against closed-form answers.
 
-use circle_collide_core::scenes::Scene;
-use circle_collide_core::{Arena, BodyDesc, Other, Simulation, StepConfig, Wall, scenes};
-use glam::DVec2;
+mod common;
 
-fn sim_with(bodies: &[BodyDesc], config: StepConfig) -> Simulation {
-    Scene {
-        bodies: bodies.to_vec(),
-        config,
-    }
-    .simulation()
-}
+use circle_collide_core::{Arena, BodyDesc, Other, Simulation, StepConfig, Wall, scenes};
+use common::sim_with;
+use glam::DVec2;
 
 #[test]
 fn glancing_equal_masses_leave_at_right_angles() {

@@ -1,8 +1,10 @@
 //! Which pairs count as touching at the end of a step: every pair within the slop, the
 //! same whether the step listed its pairs from swept paths or anew at the end.
 
-use circle_collide_core::scenes::Scene;
-use circle_collide_core::{BodyDesc, Simulation, StepConfig};
+mod common;
+
+use circle_collide_core::{BodyDesc, StepConfig};
+use common::sim_with;
 use glam::DVec2;
 
 const R: f64 = 0.5;
@@ -16,14 +18,6 @@ fn pair(gap: f64, speed: f64) -> [BodyDesc; 2] {
         BodyDesc::new(DVec2::ZERO, R, 1.0).with_velocity(v),
         BodyDesc::new(DVec2::new(2.0 * R + gap, 0.0), R, 1.0).with_velocity(v),
     ]
-}
-
-fn sim_with(bodies: &[BodyDesc], config: StepConfig) -> Simulation {
-    Scene {
-        bodies: bodies.to_vec(),
-        config,
-    }
-    .simulation()
 }
 
 #[test]
