@@ -19,8 +19,20 @@ fn main() {
     let seconds: usize = args
         .next()
         .map_or(10, |s| s.parse().expect("seconds to simulate"));
-    let scene = scenes::pile(n);
+    // PILE=lattice runs the perfect-lattice variant; VERBOSE=1 prints twice a second.
+    let scene = match std::env::var("PILE").as_deref() {
+        Ok("lattice") => scenes::lattice_pile(n),
+        _ => scenes::pile(n),
+    };
+    let verbose = std::env::var_os("VERBOSE").is_some();
+    let knob = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<f64>().ok());
     let mut sim = scene.simulation();
+    if let Some(k) = knob("SHOCK") {
+        sim.config.shock_propagation = k != 0.0;
+    }
+    if let Some(k) = knob("ITER") {
+        sim.config.contact_iterations = k as u32;
+    }
     let mass = std::f64::consts::PI * scenes::RADIUS * scenes::RADIUS;
     let threshold = 1e-6 * n as f64 * mass * 9.81 * scenes::RADIUS;
     let (mut times, mut settled_at, mut deepest_after, mut fallbacks, mut most_impacts) =
@@ -32,6 +44,21 @@ fn main() {
         fallbacks += usize::from(sim.stats().fallback);
         most_impacts = most_impacts.max(sim.stats().impacts);
         let ke = sim.stats().kinetic_energy;
+        if verbose && step % 30 == 0 {
+            let s = sim.stats();
+            println!(
+                "t {:5.2} s: KE {ke:.3e}, impacts {} (resting {}), solver contacts {}, cold restarts {}, sleeping {}, woken {}, pushed apart {}, left {}",
+                step as f64 / 60.0,
+                s.impacts,
+                s.resting_impacts,
+                s.resting_contacts,
+                s.cold_restarts,
+                s.sleeping,
+                s.woken,
+                s.overlaps_fixed,
+                s.overlaps_left
+            );
+        }
         match (settled_at, ke < threshold) {
             (None, true) => settled_at = Some(step),
             (Some(_), false) => settled_at = None,

@@ -12,6 +12,8 @@ const FILTERED: u32 = 2;
 /// `Hot::flags` bit: the body's pre-solver box is in the contact-box snapshot (set
 /// while the snapshot is taken, cleared when it is read).
 const BOX_KEPT: u32 = 4;
+/// `Hot::flags` bit: the body is asleep (simulated as static, `inv_mass` 0, until woken).
+const SLEEPING: u32 = 8;
 
 /// What the event loop needs of one body, in one cache line.
 ///
@@ -45,6 +47,12 @@ impl Hot {
         let first = self.flags & BOX_KEPT == 0;
         self.flags |= BOX_KEPT;
         first
+    }
+
+    /// Whether the body is asleep.
+    #[inline]
+    pub fn sleeping(&self) -> bool {
+        self.flags & SLEEPING != 0
     }
 
     /// Clears the mark of [`keep_box_once`](Self::keep_box_once).
@@ -94,6 +102,12 @@ pub struct Bodies {
     pub(crate) hot: Vec<Hot>,
     pub(crate) restitution: Vec<f64>,
     pub(crate) layers: Vec<Layers>,
+    /// Each body's stable key ([`BodyDesc::key`], or its index).
+    pub(crate) keys: Vec<u64>,
+    /// Each body's inverse mass when awake (`Hot::inv_mass` is 0 while it sleeps).
+    pub(crate) awake_inv_mass: Vec<f64>,
+    /// Seconds each body has stayed slower than the sleep speed.
+    pub(crate) rest_time: Vec<f64>,
     /// Step time the swept boxes run to: the step's `dt` during a step, 0 once bodies
     /// are at the end of it.
     pub(crate) sweep_end: f64,
@@ -118,6 +132,9 @@ impl Bodies {
         self.hot.clear();
         self.restitution.clear();
         self.layers.clear();
+        self.keys.clear();
+        self.awake_inv_mass.clear();
+        self.rest_time.clear();
     }
 
     /// Makes room for `additional` more bodies.
@@ -125,29 +142,76 @@ impl Bodies {
         self.hot.reserve(additional);
         self.restitution.reserve(additional);
         self.layers.reserve(additional);
+        self.keys.reserve(additional);
+        self.awake_inv_mass.reserve(additional);
+        self.rest_time.reserve(additional);
     }
 
     /// Appends an already sanitised body; returns its index.
     pub(crate) fn push(&mut self, b: &BodyDesc) -> u32 {
         let index = self.hot.len() as u32;
-        let flags =
-            if b.sensor { SENSOR } else { 0 } | if b.layers == Layers::ALL { 0 } else { FILTERED };
+        let inv_mass = if b.mass.is_finite() {
+            1.0 / b.mass
+        } else {
+            0.0
+        };
+        // Only a dynamic body can sleep; a sleeping body stands still as a static one.
+        let asleep = b.sleeping && inv_mass > 0.0 && !b.sensor;
+        let flags = if b.sensor { SENSOR } else { 0 }
+            | if b.layers == Layers::ALL { 0 } else { FILTERED }
+            | if asleep { SLEEPING } else { 0 };
         self.hot.push(Hot {
             pos: b.position,
-            vel: b.velocity,
+            vel: if asleep { DVec2::ZERO } else { b.velocity },
             time: 0.0,
             radius: b.radius,
-            inv_mass: if b.mass.is_finite() {
-                1.0 / b.mass
-            } else {
-                0.0
-            },
+            inv_mass: if asleep { 0.0 } else { inv_mass },
             version: 0,
             flags,
         });
         self.restitution.push(b.restitution);
         self.layers.push(b.layers);
+        self.keys.push(b.key.unwrap_or(u64::from(index)));
+        self.awake_inv_mass.push(inv_mass);
+        self.rest_time.push(b.rest_time);
         index
+    }
+
+    /// Wakes body `i` if it sleeps: it gets its mass back and its rest time starts anew.
+    /// Returns whether it slept.
+    pub(crate) fn wake(&mut self, i: usize) -> bool {
+        let h = &mut self.hot[i];
+        if !h.sleeping() {
+            return false;
+        }
+        h.flags &= !SLEEPING;
+        h.inv_mass = self.awake_inv_mass[i];
+        self.rest_time[i] = 0.0;
+        true
+    }
+
+    /// Puts the dynamic body `i` to sleep: it stops and is simulated as static.
+    pub(crate) fn fall_asleep(&mut self, i: usize) {
+        let h = &mut self.hot[i];
+        h.flags |= SLEEPING;
+        h.inv_mass = 0.0;
+        h.vel = DVec2::ZERO;
+    }
+
+    /// Stable key of body `i` ([`BodyDesc::key`], or the index it was added at).
+    pub fn key(&self, i: usize) -> u64 {
+        self.keys[i]
+    }
+
+    /// Whether body `i` is asleep (it stands still, simulated as static, until woken).
+    pub fn is_sleeping(&self, i: usize) -> bool {
+        self.hot[i].sleeping()
+    }
+
+    /// Seconds body `i` has stayed slower than the sleep speed (see
+    /// [`StepConfig::sleep`](crate::StepConfig::sleep)); kept while it sleeps.
+    pub fn rest_time(&self, i: usize) -> f64 {
+        self.rest_time[i]
     }
 
     /// Centre of body `i` (valid after a full step).
@@ -165,9 +229,9 @@ impl Bodies {
         self.hot[i].radius
     }
 
-    /// Inverse mass of body `i` (0 for a static body).
+    /// Inverse mass of body `i` (0 for a static body; a sleeping body's awake one).
     pub fn inverse_mass(&self, i: usize) -> f64 {
-        self.hot[i].inv_mass
+        self.awake_inv_mass[i]
     }
 
     /// Restitution coefficient of body `i`.

@@ -25,6 +25,20 @@ pub struct BodyDesc {
     /// physical response: nothing bounces off it, it passes through everything, walls
     /// included. Default `false`.
     pub sensor: bool,
+    /// Stable identity of the body across steps (the plugin uses the entity's bits).
+    /// Contacts remembered between steps ([`ContactMemory`](crate::ContactMemory)) are
+    /// keyed by it, so a caller that re-adds its bodies each step in another order keeps
+    /// them. Default `None`: the index the body is added at.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub key: Option<u64>,
+    /// The body is asleep: it stands still and is simulated as static until something
+    /// wakes it (see [`StepConfig::sleep`](crate::StepConfig::sleep)). Only a dynamic,
+    /// non-sensor body can sleep. Default `false`.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub sleeping: bool,
+    /// Seconds the body has already stayed slower than the sleep speed. Default 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub rest_time: f64,
 }
 
 impl BodyDesc {
@@ -38,7 +52,16 @@ impl BodyDesc {
             restitution: 1.0,
             layers: Layers::ALL,
             sensor: false,
+            key: None,
+            sleeping: false,
+            rest_time: 0.0,
         }
+    }
+
+    /// The same body with a stable key (see [`BodyDesc::key`]).
+    pub fn with_key(mut self, key: u64) -> Self {
+        self.key = Some(key);
+        self
     }
 
     /// The same body with a velocity.
@@ -98,6 +121,10 @@ impl BodyDesc {
         if self.mass.is_nan() || self.mass <= 0.0 {
             issues |= InputIssues::INVALID_MASS;
             self.mass = std::f64::consts::PI * self.radius * self.radius;
+        }
+        if !(self.rest_time.is_finite() && self.rest_time >= 0.0) {
+            // Bookkeeping, not physics: start counting anew without a warning.
+            self.rest_time = 0.0;
         }
         if !(0.0..=1.0).contains(&self.restitution) {
             issues |= InputIssues::RESTITUTION_CLAMPED;

@@ -10,9 +10,17 @@ impl Simulation {
     /// `(lower, higher)`, in an order fixed by the bodies (not by memory or threads).
     /// Pairs that do not [interact](Simulation::interacts) — two static bodies, layers
     /// that refuse each other, excluded pairs — are left out.
+    ///
+    /// A sleeping body that an awake one touches or will hit within the step wakes here
+    /// with its island, and the pairs are listed again (see the `sleep` module).
     pub fn broad_phase(&mut self) {
         self.grid.rebuild(&self.bodies);
         self.collect_pairs();
+        if self.stats.sleeping_at_start > 0 && self.wake_touched() {
+            self.near_wall_listed = None;
+            self.grid.rebuild(&self.bodies);
+            self.collect_pairs();
+        }
         self.stats.candidate_pairs = self.pairs.len();
         self.stats.oversized_bodies = self.grid.oversized_count();
     }

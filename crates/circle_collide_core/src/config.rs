@@ -28,17 +28,25 @@ pub struct StepConfig {
     /// `max_impacts_per_body × bodies + 64`. Past it the rest of the step falls back to
     /// plain motion plus push-out (counted in the step's statistics). Default `32`.
     pub max_impacts_per_body: u32,
-    /// Closing speed at or below which contact is *resting*: touching pairs closing this
-    /// slowly at the start of a step go to the resting-contact solver and make no impact
-    /// events; impacts this slow later in the step use restitution 0 and are flagged in
-    /// [`Impact::resting`](crate::Impact::resting). `None` (the default) means
-    /// `2 |gravity| dt`, the speed gravity adds in two steps; with no gravity every impact
-    /// is a real one.
+    /// Closing speed at or below which contact is *slow* (resting, pressing): touching
+    /// pairs closing this slowly at the start of a step are contacts of the contact
+    /// solver ([`contacts`](crate::contacts)); impacts this slow later in the step use
+    /// restitution 0 and are flagged in [`Impact::resting`](crate::Impact::resting).
+    /// Faster pairs are exact binary impacts in time order, even when they start the
+    /// step touching. `None` (the default) means the larger of `2 |gravity| dt` (the
+    /// speed gravity adds in two steps) and `overlap_slop · r_min / dt` (the speed that
+    /// closes the slop of the smallest dynamic circle in one step, so top-down worlds
+    /// without gravity get slow contacts too; 0.3 units/s for the standard radius 0.5).
     pub resting_speed: Option<f64>,
-    /// Gauss–Seidel passes of the resting-contact solver. Default `4`.
+    /// Gauss–Seidel passes of the contact solver (warm-started from the last step's
+    /// impulses). Default `16`.
     pub contact_iterations: u32,
-    /// Finish the resting-contact solver with a bottom-up shock-propagation pass, so
-    /// stacks and piles stop in one step. Default `true`.
+    /// Sleeping: islands of touching bodies that stay slow fall asleep and cost almost
+    /// nothing until woken. Default [`SleepConfig::default`].
+    pub sleep: SleepConfig,
+    /// Under gravity, finish the contact solver with a bottom-up shock-propagation pass:
+    /// each supporting contact's upper body stops sinking (its vertical speed only), so
+    /// deep piles hold their weight. Default `true`.
     pub shock_propagation: bool,
     /// Speeds above this are clamped (direction kept) and reported. Default `1e5`.
     pub max_speed: f64,
@@ -54,7 +62,8 @@ impl Default for StepConfig {
             separation_iterations: 4,
             max_impacts_per_body: 32,
             resting_speed: None,
-            contact_iterations: 4,
+            contact_iterations: 16,
+            sleep: SleepConfig::default(),
             shock_propagation: true,
             max_speed: 1e5,
         }
@@ -62,11 +71,33 @@ impl Default for StepConfig {
 }
 
 impl StepConfig {
-    /// The resting-speed threshold in force for a step of length `dt`.
-    pub fn resting_speed_for(&self, dt: f64) -> f64 {
-        self.resting_speed
-            .unwrap_or(2.0 * self.gravity.length() * dt)
-            .max(0.0)
+    /// The resting-speed threshold in force for a step of length `dt` in a world whose
+    /// smallest dynamic circle has radius `min_radius` (see
+    /// [`resting_speed`](Self::resting_speed)). NaN or negative settings count as 0.
+    pub fn resting_speed_for(&self, dt: f64, min_radius: f64) -> f64 {
+        let speed = self.resting_speed.unwrap_or_else(|| {
+            let gravity = 2.0 * self.gravity.length() * dt;
+            let slop = if dt > 0.0 && min_radius.is_finite() {
+                self.overlap_slop * min_radius / dt
+            } else {
+                0.0
+            };
+            gravity.max(slop)
+        });
+        if speed > 0.0 { speed } else { 0.0 }
+    }
+
+    /// The resting speed of a pair of restitution `e` in a step whose resting speed is
+    /// `step_resting_speed`: the step's, except that the *default* resting speed does not
+    /// apply to elastic pairs (`e ≥ 1`) without gravity — they can neither bounce
+    /// endlessly nor collapse, and an elastic gas must stay exact.
+    #[inline]
+    pub fn pair_resting_speed(&self, step_resting_speed: f64, e: f64) -> f64 {
+        if e >= 1.0 && self.resting_speed.is_none() && self.gravity == DVec2::ZERO {
+            0.0
+        } else {
+            step_resting_speed
+        }
     }
 
     /// The impact cap for `bodies` bodies.
@@ -74,5 +105,37 @@ impl StepConfig {
         (self.max_impacts_per_body as usize)
             .saturating_mul(bodies)
             .saturating_add(64)
+    }
+}
+
+/// When bodies fall asleep.
+///
+/// A body is *slow* while it touches something (a body, a static body or a wall) and its
+/// speed stays at or below the sleep speed (a free body never rests); an island (bodies
+/// linked by touching pairs; static bodies and walls do not link) falls asleep once every
+/// body in it has been slow for [`time_to_sleep`](Self::time_to_sleep). A sleeping body
+/// stands still and is simulated as static. It wakes — with its whole island — when an
+/// awake body touches it or will hit it within the step, or when the caller wakes it
+/// (the plugin does when the game changes its `Transform` or `Velocity`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serialize", serde(default))]
+pub struct SleepConfig {
+    /// Whether islands may fall asleep. Default `true`.
+    pub enabled: bool,
+    /// Speed at or below which a body counts as slow, units/s. `None` (the default)
+    /// means the step's resting speed.
+    pub speed: Option<f64>,
+    /// Seconds an island must stay slow before it falls asleep. Default `0.5`.
+    pub time_to_sleep: f64,
+}
+
+impl Default for SleepConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            speed: None,
+            time_to_sleep: 0.5,
+        }
     }
 }

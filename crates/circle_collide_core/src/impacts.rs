@@ -39,12 +39,11 @@ impl Simulation {
         self.queue.clear();
         self.late_pairs.clear();
         self.late_compacted = 0;
-        self.resting_speed = self.config.resting_speed_for(self.dt);
-        self.solve_resting_contacts();
+        self.resting_speed = self.config.resting_speed_for(self.dt, self.min_radius);
+        self.solve_contacts();
         self.predict_start();
         self.follow_contact_changes();
         let cap = self.config.impact_cap(self.bodies.len());
-        let resting_speed = self.resting_speed;
         while let Some(ev) = self.queue.pop() {
             let a = ev.a as usize;
             let wall = code_wall(ev.b);
@@ -62,8 +61,8 @@ impl Simulation {
                 break;
             }
             match wall {
-                Some(w) => self.hit_wall(a, w, ev.time(), resting_speed),
-                None => self.hit_pair(a, ev.b as usize, ev.time(), resting_speed),
+                Some(w) => self.hit_wall(a, w, ev.time()),
+                None => self.hit_pair(a, ev.b as usize, ev.time()),
             }
         }
         self.queue.clear();
@@ -192,9 +191,14 @@ impl Simulation {
         }
         if self.resting_speed > 0.0 && !b.sensor_pair(i, j) {
             // Touching and closing slowly: resting contact, not an impact.
+            let e = (self.config.restitution_combine).combine(b.restitution[i], b.restitution[j]);
+            let resting_speed = self.config.pair_resting_speed(self.resting_speed, e);
             let touch = sigma + self.config.overlap_slop * b.hot[i].radius.min(b.hot[j].radius);
             let dist_sq = d.length_squared();
-            if dist_sq <= touch * touch && -d.dot(w) <= self.resting_speed * dist_sq.sqrt() {
+            if resting_speed > 0.0
+                && dist_sq <= touch * touch
+                && -d.dot(w) <= resting_speed * dist_sq.sqrt()
+            {
                 // It may sink by up to resting_speed · dt: the push-out must see it even
                 // if the broad phase did not list it at the start of the step.
                 return Prediction::Resting;
@@ -227,7 +231,8 @@ impl Simulation {
         if arena.keeps_clear(p, p + v * (self.dt - now), r + margin) {
             return None;
         }
-        let resting_speed = self.resting_speed;
+        let e = (self.config.restitution_combine).combine(b.restitution[i], arena.restitution);
+        let resting_speed = self.config.pair_resting_speed(self.resting_speed, e);
         // Walls the body rests on (touching, closing slowly) are resting contacts.
         let resting_on = |wall: Wall| {
             resting_speed > 0.0
@@ -239,7 +244,7 @@ impl Simulation {
             .then(|| Predicted::new(now + s, i as u32, wall_code(wall), b.hot[i].version, 0))
     }
 
-    fn hit_pair(&mut self, i: usize, j: usize, t: f64, resting_speed: f64) {
+    fn hit_pair(&mut self, i: usize, j: usize, t: f64) {
         let b = &mut self.bodies;
         b.advance(i, t);
         b.advance(j, t);
@@ -272,14 +277,9 @@ impl Simulation {
             self.impacts.push(entry);
             return;
         }
-        let resting = entry.approach_speed <= resting_speed;
-        let e = if resting {
-            0.0
-        } else {
-            self.config
-                .restitution_combine
-                .combine(b.restitution[i], b.restitution[j])
-        };
+        let e = (self.config.restitution_combine).combine(b.restitution[i], b.restitution[j]);
+        let resting = entry.approach_speed <= self.config.pair_resting_speed(self.resting_speed, e);
+        let e = if resting { 0.0 } else { e };
         let Some(r) = normal_impulse(vi, vj, wi, wj, m.normal, e) else {
             return;
         };
@@ -302,7 +302,7 @@ impl Simulation {
         self.course_changed(j, t);
     }
 
-    fn hit_wall(&mut self, i: usize, wall: Wall, t: f64, resting_speed: f64) {
+    fn hit_wall(&mut self, i: usize, wall: Wall, t: f64) {
         let Some(arena) = self.config.arena else {
             return;
         };
@@ -310,14 +310,9 @@ impl Simulation {
         b.advance(i, t);
         let n = wall.outward_normal();
         let v = b.hot[i].vel;
-        let resting = v.dot(n) <= resting_speed;
-        let e = if resting {
-            0.0
-        } else {
-            self.config
-                .restitution_combine
-                .combine(b.restitution[i], arena.restitution)
-        };
+        let e = (self.config.restitution_combine).combine(b.restitution[i], arena.restitution);
+        let resting = v.dot(n) <= self.config.pair_resting_speed(self.resting_speed, e);
+        let e = if resting { 0.0 } else { e };
         let Some(r) = normal_impulse(v, DVec2::ZERO, b.hot[i].inv_mass, 0.0, n, e) else {
             return;
         };

@@ -33,11 +33,19 @@ impl Simulation {
             0.0
         };
         self.near_wall.clear();
+        let mut min_radius = f64::INFINITY;
         for (i, h) in self.bodies.hot.iter_mut().enumerate() {
             h.time = 0.0;
             h.version = 0;
+            if h.sleeping() {
+                self.stats.sleeping_at_start += 1;
+                continue; // at rest, static, nowhere near a wall it could move to
+            }
             if h.inv_mass > 0.0 {
                 h.vel += kick;
+                if !h.sensor() {
+                    min_radius = min_radius.min(h.radius);
+                }
             }
             let speed = h.vel.length();
             if speed > max_speed {
@@ -53,5 +61,6 @@ impl Simulation {
             }
         }
         self.near_wall_listed = Some((arena, slop));
+        self.min_radius = min_radius;
     }
 }

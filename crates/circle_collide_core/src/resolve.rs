@@ -57,6 +57,7 @@ impl Simulation {
         self.stats.overlaps_fixed += wall_moves;
         self.push_out(wall_moves > 0);
         self.collect_touching();
+        self.update_sleep();
         self.stats.kinetic_energy = energy;
         self.stats.momentum = momentum;
     }

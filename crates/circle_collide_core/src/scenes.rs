@@ -15,6 +15,8 @@ pub const RADIUS: f64 = 0.5;
 pub const DT: f64 = 1.0 / 60.0;
 /// Seed of the standard scenes.
 pub const SEED: u64 = 42;
+/// Mass of a standard circle: density 1, `π r²`.
+pub const MASS: f64 = PI * RADIUS * RADIUS;
 
 /// The splitmix64 generator of the design guide.
 #[derive(Clone, Copy, Debug)]
@@ -93,24 +95,40 @@ pub fn pile_width(n: usize) -> f64 {
     (1.5 * (n as f64).sqrt()).ceil() * 2.0 * RADIUS
 }
 
-/// **pile**: `n` circles at rest on a square lattice of spacing `2.2 r`, filled row by
-/// row from the floor up, in a box `pile_width(n)` wide (and tall enough for the lattice
-/// plus one width), gravity −9.81, restitution 0.2 (bodies and walls).
+/// **pile** (design §5): `n` circles at rest on a slightly irregular lattice, dropped into
+/// a box `pile_width(n)` wide, gravity −9.81, restitution 0.2 (bodies and walls).
+///
+/// `per_row = floor(W / 2.2r)`; circle `p` sits in column `c = p mod per_row`, row
+/// `q = p div per_row` at `x = 1.1r + 2.2r·c + (u − 0.5)·0.1r`, `y = 2r + 2.2r·q`, one draw
+/// `u` per circle from [`SplitMix64`] (seed 42); the box is `(n div per_row + 2)·2.2r + 2`
+/// tall. The jitter matters: a perfect lattice stacks into columns that never touch
+/// sideways ([`lattice_pile`]), which flatters every engine.
 pub fn pile(n: usize) -> Scene {
     let width = pile_width(n);
     let spacing = 2.2 * RADIUS;
-    let cols = ((width / spacing).floor() as usize).max(1);
-    let rows = n.div_ceil(cols);
-    let mass = PI * RADIUS * RADIUS;
+    let per_row = ((width / spacing).floor() as usize).max(1);
+    let mut rng = SplitMix64(SEED);
     let bodies = (0..n)
         .map(|p| {
-            let (c, r) = ((p % cols) as f64, (p / cols) as f64);
-            let pos = DVec2::new((c + 0.5) * spacing, (r + 0.5) * spacing);
-            BodyDesc::new(pos, RADIUS, mass).with_restitution(0.2)
+            let (c, q) = ((p % per_row) as f64, (p / per_row) as f64);
+            let u = rng.next_unit();
+            let pos = DVec2::new(
+                1.1 * RADIUS + spacing * c + (u - 0.5) * 0.1 * RADIUS,
+                2.0 * RADIUS + spacing * q,
+            );
+            BodyDesc::new(pos, RADIUS, MASS).with_restitution(0.2)
         })
         .collect();
-    let height = rows as f64 * spacing + width;
-    let config = StepConfig {
+    let height = (n / per_row + 2) as f64 * spacing + 2.0;
+    Scene {
+        bodies,
+        config: pile_config(width, height),
+    }
+}
+
+/// The pile's world: gravity −9.81 and a `width × height` box of restitution 0.2.
+fn pile_config(width: f64, height: f64) -> StepConfig {
+    StepConfig {
         gravity: DVec2::new(0.0, -9.81),
         arena: Some(Arena {
             min: DVec2::ZERO,
@@ -118,8 +136,57 @@ pub fn pile(n: usize) -> Scene {
             restitution: 0.2,
         }),
         ..StepConfig::default()
-    };
-    Scene { bodies, config }
+    }
+}
+
+/// The former standard pile, kept as a named variant: `n` circles at rest on a
+/// *perfect* square lattice of spacing `2.2 r`, filled row by row from the floor up, in
+/// a box `pile_width(n)` wide (and tall enough for the lattice plus one width), gravity
+/// −9.81, restitution 0.2. Its columns never touch sideways, so it settles trivially: use
+/// [`pile`] for anything measured.
+pub fn lattice_pile(n: usize) -> Scene {
+    let width = pile_width(n);
+    let spacing = 2.2 * RADIUS;
+    let cols = ((width / spacing).floor() as usize).max(1);
+    let rows = n.div_ceil(cols);
+    let bodies = (0..n)
+        .map(|p| {
+            let (c, r) = ((p % cols) as f64, (p / cols) as f64);
+            let pos = DVec2::new((c + 0.5) * spacing, (r + 0.5) * spacing);
+            BodyDesc::new(pos, RADIUS, MASS).with_restitution(0.2)
+        })
+        .collect();
+    Scene {
+        bodies,
+        config: pile_config(width, rows as f64 * spacing + width),
+    }
+}
+
+/// Speed at which the crowd is steered toward the centre of its box, units/s.
+pub const CROWD_SPEED: f64 = 4.0;
+
+/// **crowd** (design §5): the [`gas`] construction with zero velocities, restitution 0.2,
+/// no gravity. It is meant to be steered before every step with [`steer_crowd`] (a
+/// top-down crowd or swarm): it never rests.
+pub fn crowd(n: usize, eta: f64) -> Scene {
+    let mut scene = gas(n, eta, 0.0);
+    for b in &mut scene.bodies {
+        b.velocity = DVec2::ZERO;
+        b.restitution = 0.2;
+    }
+    if let Some(arena) = &mut scene.config.arena {
+        arena.restitution = 0.2;
+    }
+    scene
+}
+
+/// The crowd's steering, run before every step: each dynamic body of `sim` gets the
+/// velocity [`CROWD_SPEED`] toward `centre` (zero at the centre itself).
+pub fn steer_crowd(sim: &mut crate::Simulation, centre: DVec2) {
+    for i in 0..sim.bodies().len() {
+        let to_centre = centre - sim.bodies().position(i);
+        sim.set_velocity(i as u32, to_centre.normalize_or_zero() * CROWD_SPEED);
+    }
 }
 
 /// **bullet**: a circle of radius 0.05 at `speed` (design: 1e4 units/s) flying right into
@@ -218,6 +285,8 @@ mod tests {
         for scene in [
             gas(1000, 0.3, 10.0),
             pile(1000),
+            lattice_pile(1000),
+            crowd(1000, 0.3),
             bullet(8, 1e4, 0.0),
             cradle(5, 1e-3, 1.0),
         ] {

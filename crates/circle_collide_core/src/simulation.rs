@@ -71,7 +71,18 @@ pub struct Simulation {
     pub(crate) stats: StepStats,
     pub(crate) dt: f64,
     pub(crate) scratch: Vec<usize>,
-    pub(crate) resting: Vec<crate::contact_solver::RestingContact>,
+    pub(crate) resting: Vec<crate::contacts::SolverContact>,
+    /// The slow contacts of the last step with their impulses (warm start, pressing).
+    pub(crate) memory: crate::contacts::ContactMemory,
+    /// Velocities of the solver's bodies before it ran (its energy guard).
+    pub(crate) solver_velocities: Vec<(u32, DVec2)>,
+    /// Smallest radius of a dynamic, non-sensor body this step (scales the default
+    /// resting speed); infinite if there is none.
+    pub(crate) min_radius: f64,
+    /// Scratch of the sleep module: bodies to wake, islands' union–find and rest times.
+    pub(crate) woken: Vec<u32>,
+    pub(crate) island_parent: Vec<u32>,
+    pub(crate) island_rest: Vec<f64>,
     /// Touching pairs met during the event loop (after the start-of-step predictions)
     /// and left to the push-out; sorted and without repeats once the loop is done.
     pub(crate) late_pairs: Vec<(u32, u32)>,
@@ -181,14 +192,17 @@ impl Simulation {
         &self.bodies
     }
 
-    /// Sets the velocity of body `i` between steps.
+    /// Sets the velocity of body `i` between steps (waking it if it sleeps; the bodies
+    /// it touches wake in the next step's broad phase).
     pub fn set_velocity(&mut self, i: u32, velocity: DVec2) {
+        self.bodies.wake(i as usize);
         self.bodies.hot[i as usize].vel = velocity;
         self.near_wall_listed = None;
     }
 
-    /// Sets the position of body `i` between steps.
+    /// Sets the position of body `i` between steps (waking it if it sleeps).
     pub fn set_position(&mut self, i: u32, position: DVec2) {
+        self.bodies.wake(i as usize);
         self.bodies.hot[i as usize].pos = position;
         self.near_wall_listed = None;
     }
@@ -215,6 +229,29 @@ impl Simulation {
     /// (and pushed apart or inside), with the problem; a body may appear more than once.
     pub fn step_issues(&self) -> &[(u32, InputIssues)] {
         &self.step_issues
+    }
+
+    /// The contacts the last step's solver kept, with their impulses: the next step's
+    /// warm start. Save it with the bodies for a rollback.
+    pub fn contact_memory(&self) -> &crate::contacts::ContactMemory {
+        &self.memory
+    }
+
+    /// Replaces the remembered contacts (restoring a saved state, or the caller's copy
+    /// when it rebuilds its bodies each step).
+    pub fn set_contact_memory(&mut self, memory: crate::contacts::ContactMemory) {
+        self.memory = memory;
+    }
+
+    /// Takes the remembered contacts out, leaving none (saves a copy).
+    pub fn take_contact_memory(&mut self) -> crate::contacts::ContactMemory {
+        std::mem::take(&mut self.memory)
+    }
+
+    /// The resting speed in force in the last step (see
+    /// [`StepConfig::resting_speed`](crate::StepConfig::resting_speed)).
+    pub fn resting_speed(&self) -> f64 {
+        self.resting_speed
     }
 
     /// Statistics of the last step.
@@ -247,7 +284,11 @@ impl Simulation {
             ("contacts", cap(&self.contacts)),
             ("impact queue", self.queue.heap_bytes()),
             ("impacts", cap(&self.impacts)),
-            ("resting contacts", cap(&self.resting)),
+            ("solver contacts", cap(&self.resting)),
+            (
+                "contact memory",
+                std::mem::size_of_val(self.memory.contacts()),
+            ),
             ("late pairs", cap(&self.late_pairs)),
             ("touching pairs", cap(&self.touching)),
             ("overlaps", cap(&self.overlapping)),
@@ -260,7 +301,10 @@ impl Simulation {
                     + cap(&self.near_wall)
                     + cap(&self.pushed)
                     + cap(&self.active)
-                    + cap(&self.active_bodies),
+                    + cap(&self.active_bodies)
+                    + cap(&self.woken)
+                    + cap(&self.island_parent)
+                    + cap(&self.island_rest),
             ),
         ];
         list.extend(self.grid.heap_bytes());

@@ -14,8 +14,17 @@ pub struct StepStats {
     pub oversized_bodies: usize,
     /// Pairs touching or overlapping at the start of the step (narrow phase).
     pub contacts: usize,
-    /// Touching pairs and body–wall pairs handled by the resting-contact solver.
+    /// Slow (resting or pressing) pairs and body–wall pairs handled by the contact solver.
     pub resting_contacts: usize,
+    /// Steps whose warm-started contact solve would have added kinetic energy and was
+    /// redone from zero (0 or 1).
+    pub cold_restarts: usize,
+    /// Bodies asleep at the start of the step.
+    pub sleeping_at_start: usize,
+    /// Bodies woken during the step (with their islands).
+    pub woken: usize,
+    /// Bodies asleep at the end of the step.
+    pub sleeping: usize,
     /// Impacts handled (resting ones included).
     pub impacts: usize,
     /// Of those, resting impacts.

@@ -42,7 +42,9 @@ fn fingerprint(sim: &Simulation) -> String {
 #[test]
 fn parallel_steps_are_bit_identical_to_serial() {
     let n = PARALLEL_MIN_BODIES + 500;
-    for scene in [scenes::gas(n, 0.3, 10.0), scenes::pile(n)] {
+    // The gas runs its broad phase and its predictions as jobs every step; the pile, whose
+    // bodies start apart and at rest, has too little to predict in its first steps.
+    for (scene, least_batches) in [(scenes::gas(n, 0.3, 10.0), 80), (scenes::pile(n), 60)] {
         let mut serial = scene.simulation();
         let mut parallel = scene.simulation();
         let executor = Arc::new(TwoThreadsBackwards::default());
@@ -52,10 +54,9 @@ fn parallel_steps_are_bit_identical_to_serial() {
             parallel.step(scenes::DT);
             assert_eq!(fingerprint(&serial), fingerprint(&parallel), "step {step}");
         }
-        // Broad phase and predictions run as jobs every step (the narrow phase too once
-        // there are enough candidate pairs).
+        // The narrow phase runs as jobs too once there are enough candidate pairs.
         let batches = executor.batches.load(Ordering::Relaxed);
-        assert!(batches >= 2 * 40, "{batches} batches");
+        assert!(batches >= least_batches, "{batches} batches");
         assert!(serial.stats().impacts + serial.stats().contacts > 0);
     }
 }

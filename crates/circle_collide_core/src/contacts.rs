@@ -1,0 +1,506 @@
+//! Contact: the one owner of slow contact, the first part of the time-of-impact phase.
+//!
+//! **Classification by approach speed, never by distance.** Of the pairs (and body–wall
+//! pairs) touching within the slop at the start of a step, the *slow* ones go to the
+//! contact solver here:
+//! * closing at no more than the step's resting speed (resting on, sliding along, or
+//!   gently pressed into each other), or
+//! * *pressing*: the pair carried a positive impulse in the last step
+//!   ([`ContactMemory`]), whatever its closing speed now — bodies steered or pushed into
+//!   each other every frame.
+//!
+//! Every other pair closing faster is left to the event loop, where it is an exact binary
+//! impact in time order even at time of impact 0 (a ball arriving fast within the slop
+//! of a resting row passes its momentum down the row; restitution 1 conserves energy).
+//!
+//! **The solver** is sequential impulses (Gauss–Seidel) on the normal constraints, with
+//! accumulated, non-negative impulses (a contact pushes, never pulls), *warm-started*
+//! from the impulse the same pair (keyed by the bodies' stable keys) ended the last step
+//! with, so support builds up across steps and a pile or a pressed crowd holds still
+//! without gravity's "bottom-up" too. Each contact's target separation speed is 0, or
+//! `e · u₀` for a pressing pair closing at `u₀` faster than the resting speed. Under
+//! gravity a bottom-up *shock-propagation* pass follows
+//! ([`shock_propagation`](crate::StepConfig::shock_propagation)): each supporting
+//! contact, from the bottom up, stops its upper body from sinking (vertically only), so
+//! a deep pile holds its weight where a few passes alone would let it sink.
+//!
+//! A pressing contact that closed faster than the resting speed, and whose impulse
+//! changed its closing speed by more than that, is reported as an [`Impact`] at `t = 0`;
+//! slow contacts send none (their pairs send `CollisionStarted` / `CollisionEnded` through
+//! the touching list). Every faster change of velocity is an event-loop impact.
+//!
+//! Positions are left to the end-of-step push-out. Why this solver (and not a soft
+//! step with sub-steps and relaxation) is said in `docs/contacts.md`.
+
+use crate::arena::Wall;
+use crate::events::{Impact, Other};
+use crate::queue::{code_wall, wall_code};
+use crate::simulation::Simulation;
+use glam::DVec2;
+
+/// What a remembered contact's first body touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub enum Partner {
+    /// Another body, by its stable key ([`BodyDesc::key`](crate::BodyDesc::key)).
+    Body(u64),
+    /// A wall of the arena.
+    Wall(Wall),
+}
+
+/// A contact remembered from the last step: its bodies and the normal impulse it ended
+/// the step with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct KeptContact {
+    /// Stable key of the first body (the lower key of two bodies).
+    pub a: u64,
+    /// What it touches (for two bodies, the higher key).
+    pub b: Partner,
+    /// Accumulated normal impulse, ≥ 0.
+    pub impulse: f64,
+}
+
+impl KeptContact {
+    fn key(&self) -> (u64, Partner) {
+        (self.a, self.b)
+    }
+}
+
+/// The contacts of the last step with their impulses, keyed by the bodies' stable keys:
+/// the solver's warm start and what tells a pressing pair from a new impact. It is part
+/// of the world's state: a rollback that restores the bodies must restore it too
+/// ([`Simulation::contact_memory`], [`Simulation::set_contact_memory`]) to re-simulate
+/// bit for bit.
+///
+/// ```
+/// use circle_collide_core::contacts::{ContactMemory, KeptContact, Partner};
+/// let memory = ContactMemory::new(vec![KeptContact { a: 7, b: Partner::Body(3), impulse: 0.5 }]);
+/// // Stored as (lower key, higher key):
+/// assert_eq!(memory.impulse(3, Partner::Body(7)), Some(0.5));
+/// assert_eq!(memory.impulse(7, Partner::Body(3)), Some(0.5));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct ContactMemory {
+    contacts: Vec<KeptContact>,
+}
+
+impl ContactMemory {
+    /// A memory holding `contacts`: each body pair is put in (lower key, higher key)
+    /// order, the list is sorted, repeats keep their first entry, and impulses that are
+    /// not finite and positive are dropped.
+    pub fn new(mut contacts: Vec<KeptContact>) -> Self {
+        for c in &mut contacts {
+            if let Partner::Body(b) = c.b
+                && b < c.a
+            {
+                (c.a, c.b) = (b, Partner::Body(c.a));
+            }
+        }
+        contacts.retain(|c| c.impulse.is_finite() && c.impulse > 0.0);
+        contacts.sort_by_key(KeptContact::key);
+        contacts.dedup_by_key(|c| c.key());
+        Self { contacts }
+    }
+
+    /// The remembered contacts, sorted by (first key, partner).
+    pub fn contacts(&self) -> &[KeptContact] {
+        &self.contacts
+    }
+
+    /// Number of remembered contacts.
+    pub fn len(&self) -> usize {
+        self.contacts.len()
+    }
+
+    /// Whether nothing is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.contacts.is_empty()
+    }
+
+    /// The impulse remembered for body `a` touching `b`, in either order.
+    pub fn impulse(&self, a: u64, b: Partner) -> Option<f64> {
+        let key = match b {
+            Partner::Body(b) if b < a => (b, Partner::Body(a)),
+            _ => (a, b),
+        };
+        self.contacts
+            .binary_search_by_key(&key, KeptContact::key)
+            .ok()
+            .map(|k| self.contacts[k].impulse)
+    }
+}
+
+/// A contact handled by the solver.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverContact {
+    pub(crate) a: u32,
+    /// Body index, or a wall code.
+    pub(crate) b: u32,
+    /// Unit normal from `a` towards `b`.
+    normal: DVec2,
+    /// Height of the contact point against gravity (sort key of the shock pass).
+    height: f64,
+    /// Separation speed the contact should reach: 0, or `e · u₀` for a fast pressing pair.
+    target: f64,
+    /// Whether the contact is a pressing one closing faster than the resting speed.
+    pressing_fast: bool,
+    /// Closing speed at the start of the step.
+    closing: f64,
+    /// Contact point.
+    point: DVec2,
+    /// Impulse it started with (the warm start).
+    warm: f64,
+    /// Impulse accumulated over the passes, the warm start included.
+    accumulated: f64,
+}
+
+impl Simulation {
+    /// Solves the slow contacts touching at the start of this step (see the module docs)
+    /// and remembers them for the next step.
+    pub(crate) fn solve_contacts(&mut self) {
+        self.resting.clear();
+        // Cleared even when no solver runs: the boxes belong to this step's bodies only.
+        self.contact_boxes.clear();
+        if self.resting_speed <= 0.0 {
+            self.memory.contacts.clear();
+            return;
+        }
+        self.gather_contacts(false);
+        // The boxes the broad phase saw, to tell afterwards whose path now leaves its own.
+        for k in 0..self.resting.len() {
+            let (a, b) = (self.resting[k].a, self.resting[k].b);
+            for i in std::iter::once(a).chain(code_wall(b).is_none().then_some(b)) {
+                // Once per body, however many contacts it is in.
+                if self.bodies.hot[i as usize].keep_box_once() {
+                    self.contact_boxes
+                        .push((i, self.bodies.swept_box(i as usize)));
+                }
+            }
+        }
+        // The velocities before the solver, once per body: the energy guard's reference.
+        let mut before = std::mem::take(&mut self.solver_velocities);
+        before.clear();
+        before.extend(
+            (self.contact_boxes.iter()).map(|&(i, _)| (i, self.bodies.hot[i as usize].vel)),
+        );
+        let energy = |sim: &Self| {
+            (before.iter())
+                .map(|&(i, _)| sim.bodies.hot[i as usize])
+                .filter(|h| h.inv_mass > 0.0)
+                .map(|h| h.kinetic_energy())
+                .sum::<f64>()
+        };
+        let e0 = energy(self);
+        self.warm_start();
+        self.run_contact_passes(self.config.contact_iterations);
+        if !self.memory.is_empty() && energy(self) > e0 * (1.0 + 1e-12) + f64::MIN_POSITIVE {
+            // Last step's impulses did not fit this step's contacts (a body wedged
+            // between nearly opposite contacts, say) and the passes could not take them
+            // back: solve again from zero, which never adds energy.
+            self.stats.cold_restarts += 1;
+            for &(i, v) in &before {
+                self.bodies.hot[i as usize].vel = v;
+            }
+            for c in &mut self.resting {
+                c.accumulated = 0.0;
+            }
+            self.run_contact_passes(self.config.contact_iterations);
+        }
+        self.solver_velocities = before;
+        self.remember_contacts();
+        self.report_contact_impacts();
+        self.stats.resting_contacts = self.resting.len();
+    }
+
+    /// Fallback once the impact cap is reached at step time `t`: every body is moved to
+    /// `t`, and every pair touching then is solved as a restitution-0 contact (so a
+    /// collapsing cluster stops closing instead of sinking into itself), with twice the
+    /// usual passes. The rest of the step is plain motion, then the push-out.
+    pub(crate) fn fallback_contacts(&mut self, t: f64) {
+        for i in 0..self.bodies.len() {
+            self.bodies.advance(i, t);
+        }
+        self.resting.clear();
+        self.gather_contacts(true);
+        self.run_contact_passes(2 * self.config.contact_iterations.max(4));
+    }
+
+    /// Lists the contacts of the solver: the slow narrow-phase contacts at the start of
+    /// the step, with their warm starts; or, with `fallback`, every candidate pair
+    /// touching at the bodies' current positions, all with target 0 and no warm start.
+    fn gather_contacts(&mut self, fallback: bool) {
+        let mut list = std::mem::take(&mut self.resting);
+        let up = -self.config.gravity.normalize_or_zero();
+        let combine = self.config.restitution_combine;
+        let b = &self.bodies;
+        let remembered = |a: usize, partner: Partner| {
+            if fallback {
+                0.0
+            } else {
+                self.memory.impulse(b.keys[a], partner).unwrap_or(0.0)
+            }
+        };
+        // Slow or pressing: the solver's, with its target separation speed and whether
+        // it presses fast; else `None` (the event loop's).
+        let classify = |closing: f64, warm: f64, e: f64| {
+            let resting_speed = self.config.pair_resting_speed(self.resting_speed, e);
+            if fallback || (closing <= resting_speed && resting_speed > 0.0) {
+                Some((0.0, false))
+            } else if warm > 0.0 && resting_speed > 0.0 {
+                Some((e * closing, true))
+            } else {
+                None
+            }
+        };
+        if fallback {
+            let slop = self.config.overlap_slop;
+            for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
+                let (iu, ju) = (i as usize, j as usize);
+                if b.sensor_pair(iu, ju) {
+                    continue;
+                }
+                let (p, q) = (&b.hot[iu], &b.hot[ju]);
+                let m = crate::manifold::manifold(p.pos, p.radius, q.pos, q.radius, (i, j));
+                if m.depth >= -slop * p.radius.min(q.radius) {
+                    let closing = (p.vel - q.vel).dot(m.normal);
+                    list.push(contact(
+                        i,
+                        j,
+                        m.normal,
+                        m.point,
+                        up,
+                        closing,
+                        (0.0, false),
+                        0.0,
+                    ));
+                }
+            }
+        } else {
+            for c in &self.contacts {
+                let (i, j) = (c.a as usize, c.b as usize);
+                if b.sensor_pair(i, j) {
+                    continue;
+                }
+                let closing = (b.hot[i].vel - b.hot[j].vel).dot(c.manifold.normal);
+                let warm = remembered(i, Partner::Body(b.keys[j]));
+                let e = combine.combine(b.restitution[i], b.restitution[j]);
+                if let Some(target) = classify(closing, warm, e) {
+                    let (n, point) = (c.manifold.normal, c.manifold.point);
+                    list.push(contact(c.a, c.b, n, point, up, closing, target, warm));
+                }
+            }
+        }
+        if let Some(arena) = self.config.arena {
+            for i in 0..b.len() {
+                let h = &b.hot[i];
+                if h.inv_mass == 0.0 || h.sensor() {
+                    continue;
+                }
+                let margin = self.config.overlap_slop * h.radius;
+                let e = combine.combine(b.restitution[i], arena.restitution);
+                for wall in Wall::ALL {
+                    if arena.depth(wall, h.pos, h.radius) < -margin {
+                        continue;
+                    }
+                    let n = wall.outward_normal();
+                    let closing = h.vel.dot(n);
+                    let warm = remembered(i, Partner::Wall(wall));
+                    if let Some(target) = classify(closing, warm, e) {
+                        let point = arena.contact_point(wall, h.pos);
+                        let code = wall_code(wall);
+                        list.push(contact(i as u32, code, n, point, up, closing, target, warm));
+                    }
+                }
+            }
+        }
+        self.resting = list;
+    }
+
+    /// Applies each contact's remembered impulse before the passes.
+    fn warm_start(&mut self) {
+        for k in 0..self.resting.len() {
+            let c = self.resting[k];
+            if c.warm > 0.0 {
+                self.apply_impulse(k, c.warm);
+            }
+        }
+    }
+
+    /// Adds `delta` to contact `k`'s accumulated impulse and to its bodies' velocities.
+    fn apply_impulse(&mut self, k: usize, delta: f64) {
+        let c = &mut self.resting[k];
+        c.accumulated += delta;
+        let (a, b, n) = (c.a as usize, c.b as usize, c.normal);
+        let bodies = &mut self.bodies;
+        let wa = bodies.hot[a].inv_mass;
+        let wb = if code_wall(c.b).is_some() {
+            0.0
+        } else {
+            bodies.hot[b].inv_mass
+        };
+        bodies.hot[a].vel -= n * (delta * wa);
+        if wb > 0.0 {
+            bodies.hot[b].vel += n * (delta * wb);
+        }
+        if wa == 0.0 || wb == 0.0 {
+            // Support from a wall or a static body.
+            self.stats.external_impulse -= n * delta;
+        }
+    }
+
+    /// `passes` Gauss–Seidel passes, then, if configured, the shock-propagation pass.
+    fn run_contact_passes(&mut self, passes: u32) {
+        for _ in 0..passes {
+            for k in 0..self.resting.len() {
+                self.contact_pass(k);
+            }
+        }
+        let up = -self.config.gravity.normalize_or_zero();
+        if self.config.shock_propagation && up != DVec2::ZERO {
+            self.resting.sort_by(|x, y| {
+                x.height
+                    .total_cmp(&y.height)
+                    .then((x.a, x.b).cmp(&(y.a, y.b)))
+            });
+            for k in 0..self.resting.len() {
+                self.shock_pass(k, up);
+            }
+        }
+    }
+
+    /// Keeps this step's contacts and their impulses for the next step's warm start.
+    fn remember_contacts(&mut self) {
+        let keys = &self.bodies.keys;
+        let mut kept = std::mem::take(&mut self.memory.contacts);
+        kept.clear();
+        kept.extend(
+            (self.resting.iter())
+                .filter(|c| c.accumulated > 0.0)
+                .map(|c| KeptContact {
+                    a: keys[c.a as usize],
+                    b: match code_wall(c.b) {
+                        Some(wall) => Partner::Wall(wall),
+                        None => Partner::Body(keys[c.b as usize]),
+                    },
+                    impulse: c.accumulated,
+                }),
+        );
+        self.memory = ContactMemory::new(kept);
+    }
+
+    /// Pressing contacts that closed faster than the resting speed and whose impulse
+    /// changed their closing speed by more than it, as impacts at `t = 0`, in pair order.
+    fn report_contact_impacts(&mut self) {
+        let start = self.impacts.len();
+        let resting_speed = self.resting_speed;
+        for c in &self.resting {
+            let (a, b) = (c.a as usize, c.b as usize);
+            let wb = if code_wall(c.b).is_some() {
+                0.0
+            } else {
+                self.bodies.hot[b].inv_mass
+            };
+            let w = self.bodies.hot[a].inv_mass + wb;
+            if c.pressing_fast && c.accumulated * w > resting_speed {
+                self.impacts.push(Impact {
+                    time: 0.0,
+                    a: c.a,
+                    other: code_wall(c.b).map_or(Other::Body(c.b), Other::Wall),
+                    point: c.point,
+                    normal: c.normal,
+                    impulse: c.accumulated,
+                    approach_speed: c.closing,
+                    resting: false,
+                    sensor: false,
+                });
+            }
+        }
+        self.impacts[start..].sort_by_key(|i| (i.a, other_key(i.other)));
+    }
+
+    /// One accumulated, clamped impulse on contact `k` towards its target separation speed.
+    fn contact_pass(&mut self, k: usize) {
+        let c = self.resting[k];
+        let (a, b) = (c.a as usize, c.b as usize);
+        let wall = code_wall(c.b).is_some();
+        let hot = &self.bodies.hot;
+        let (va, wa) = (hot[a].vel, hot[a].inv_mass);
+        let (vb, wb) = if wall {
+            (DVec2::ZERO, 0.0)
+        } else {
+            (hot[b].vel, hot[b].inv_mass)
+        };
+        let w = wa + wb;
+        if w == 0.0 {
+            return;
+        }
+        let closing = (va - vb).dot(c.normal);
+        let total = (c.accumulated + (closing + c.target) / w).max(0.0);
+        self.apply_impulse(k, total - c.accumulated);
+    }
+
+    /// Stops supporting contact `k` from closing by changing only its upper body's
+    /// speed along `up`. Contacts whose normal leans less than 60° from the horizontal
+    /// are side contacts, not support, and are left alone: correcting along a slanted
+    /// normal would kick the upper body sideways every step and keep an irregular,
+    /// frictionless pile sliding.
+    fn shock_pass(&mut self, k: usize, up: DVec2) {
+        let c = self.resting[k];
+        let (a, b) = (c.a as usize, c.b as usize);
+        let wall = code_wall(c.b).is_some();
+        let bodies = &mut self.bodies;
+        let vb = if wall { DVec2::ZERO } else { bodies.hot[b].vel };
+        let closing = (bodies.hot[a].vel - vb).dot(c.normal) + c.target;
+        let lean = c.normal.dot(up).abs();
+        if closing <= 0.0 || lean < 0.5 {
+            return;
+        }
+        let upper = if wall || up.dot(bodies.hot[a].pos) >= up.dot(bodies.hot[b].pos) {
+            a
+        } else {
+            b
+        };
+        if bodies.hot[upper].inv_mass == 0.0 {
+            return;
+        }
+        let dv = up * (closing / lean);
+        bodies.hot[upper].vel += dv;
+        self.stats.external_impulse += dv / bodies.hot[upper].inv_mass;
+    }
+}
+
+/// A solver contact with its target and warm start.
+#[allow(clippy::too_many_arguments)]
+fn contact(
+    a: u32,
+    b: u32,
+    normal: DVec2,
+    point: DVec2,
+    up: DVec2,
+    closing: f64,
+    (target, pressing_fast): (f64, bool),
+    warm: f64,
+) -> SolverContact {
+    SolverContact {
+        a,
+        b,
+        normal,
+        height: up.dot(point),
+        target,
+        pressing_fast,
+        closing,
+        point,
+        warm,
+        accumulated: 0.0,
+    }
+}
+
+/// Sort key of what an impact's body hit: bodies by index, then walls.
+fn other_key(other: Other) -> u64 {
+    match other {
+        Other::Body(j) => u64::from(j),
+        Other::Wall(w) => u64::from(u32::MAX) + w as u64,
+    }
+}

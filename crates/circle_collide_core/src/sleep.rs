@@ -1,0 +1,175 @@
+//! Sleeping: islands of touching bodies that stay slow fall asleep and cost almost
+//! nothing until woken ([`SleepConfig`](crate::config::SleepConfig)).
+//!
+//! A sleeping body is simulated as a static one (`inv_mass` 0, at rest): pairs of two
+//! sleeping bodies are never listed, it gets no gravity and no contact of its own. It
+//! wakes, with every sleeping body touching it (transitively: its island), when an awake
+//! dynamic body touches it or will hit it within the step — checked right after the broad
+//! phase, which then lists the pairs again so the woken island is simulated this very
+//! step. At the end of a step, bodies slower than the sleep speed add the step to their
+//! rest time (others start from zero), and an island of touching awake bodies whose
+//! every rest time has reached `time_to_sleep` falls asleep.
+
+use crate::manifold;
+use crate::simulation::Simulation;
+use crate::toi::time_of_impact;
+
+impl Simulation {
+    /// Wakes the islands of sleeping bodies that an awake dynamic body touches now
+    /// (within the slop) or will hit within the step. Returns whether any woke.
+    pub(crate) fn wake_touched(&mut self) -> bool {
+        let mut woken = std::mem::take(&mut self.woken);
+        woken.clear();
+        let b = &self.bodies;
+        let slop = self.config.overlap_slop;
+        for &(i, j) in &self.pairs {
+            let (i, j) = (i as usize, j as usize);
+            let (sleeper, other) = match (b.hot[i].sleeping(), b.hot[j].sleeping()) {
+                (true, false) => (i, j),
+                (false, true) => (j, i),
+                _ => continue,
+            };
+            if b.hot[other].inv_mass == 0.0 || b.sensor_pair(i, j) {
+                continue; // a static or kinematic body, or a sensor, never wakes anyone
+            }
+            let (p, q) = (&b.hot[sleeper], &b.hot[other]);
+            let sigma = p.radius + q.radius;
+            let touching = manifold::overlaps(
+                p.pos,
+                p.radius + slop * p.radius.min(q.radius),
+                q.pos,
+                q.radius,
+            );
+            let hits =
+                time_of_impact(q.pos - p.pos, q.vel - p.vel, sigma).is_some_and(|t| t <= self.dt);
+            if touching || hits {
+                woken.push(sleeper as u32);
+            }
+        }
+        let any = !woken.is_empty();
+        self.wake_islands(&mut woken);
+        self.woken = woken;
+        any
+    }
+
+    /// Wakes the bodies `seeds` and every sleeping body touching a woken one, and gives
+    /// them this step's gravity (they had none while asleep).
+    pub(crate) fn wake_islands(&mut self, seeds: &mut Vec<u32>) {
+        let kick = self.config.gravity * self.dt;
+        let kick = if kick.is_finite() {
+            kick
+        } else {
+            Default::default()
+        };
+        let slop = self.config.overlap_slop;
+        let mut found = std::mem::take(&mut self.scratch);
+        while let Some(k) = seeds.pop() {
+            let k = k as usize;
+            if !self.bodies.wake(k) {
+                continue;
+            }
+            self.stats.woken += 1;
+            self.bodies.hot[k].vel += kick;
+            found.clear();
+            self.grid.query(&self.bodies, k, false, |j| found.push(j));
+            let b = &self.bodies;
+            for &j in &found {
+                let (p, q) = (&b.hot[k], &b.hot[j]);
+                if q.sleeping()
+                    && manifold::overlaps(
+                        p.pos,
+                        p.radius + slop * p.radius.min(q.radius),
+                        q.pos,
+                        q.radius,
+                    )
+                {
+                    seeds.push(j as u32);
+                }
+            }
+        }
+        self.scratch = found;
+    }
+
+    /// End of step: rest times, then islands whose bodies have all rested long enough
+    /// fall asleep. Islands are linked by the touching pairs of two awake dynamic bodies.
+    pub(crate) fn update_sleep(&mut self) {
+        let sleep = self.config.sleep;
+        let speed = sleep.speed.unwrap_or(self.resting_speed);
+        // Bodies touching something: a body of a touching pair, or a wall of the solver.
+        let mut supported = std::mem::take(&mut self.island_parent);
+        supported.clear();
+        supported.resize(self.bodies.len(), 0);
+        for &(i, j) in &self.touching {
+            supported[i as usize] = 1;
+            supported[j as usize] = 1;
+        }
+        for c in self
+            .resting
+            .iter()
+            .filter(|c| crate::queue::code_wall(c.b).is_some())
+        {
+            supported[c.a as usize] = 1;
+        }
+        let b = &mut self.bodies;
+        let mut sleeping = 0;
+        for ((h, rest), &touches) in b.hot.iter().zip(&mut b.rest_time).zip(&supported) {
+            if h.sleeping() {
+                sleeping += 1;
+            } else if h.inv_mass > 0.0 && !h.sensor() && touches == 1 && h.vel.length() <= speed {
+                *rest += self.dt;
+            } else {
+                *rest = 0.0;
+            }
+        }
+        self.stats.sleeping = sleeping;
+        // A NaN time to sleep never sleeps.
+        if !sleep.enabled || sleep.time_to_sleep.is_nan() || speed <= 0.0 {
+            return;
+        }
+        // Union–find over the touching pairs of awake dynamic bodies; each root keeps the
+        // smallest rest time of its island.
+        let n = b.len();
+        let mut parent = supported;
+        parent.clear();
+        parent.extend(0..n as u32);
+        let mut least = std::mem::take(&mut self.island_rest);
+        least.clear();
+        least.extend_from_slice(&b.rest_time);
+        for &(i, j) in &self.touching {
+            let (i, j) = (i as usize, j as usize);
+            let (p, q) = (&b.hot[i], &b.hot[j]);
+            if p.inv_mass == 0.0 || q.inv_mass == 0.0 || p.sensor() || q.sensor() {
+                continue;
+            }
+            let (ri, rj) = (find(&mut parent, i), find(&mut parent, j));
+            if ri != rj {
+                let (lo, hi) = (ri.min(rj), ri.max(rj));
+                parent[hi] = lo as u32;
+                least[lo] = least[lo].min(least[hi]);
+            }
+        }
+        for i in 0..n {
+            let h = &b.hot[i];
+            if h.inv_mass == 0.0 || h.sensor() {
+                continue;
+            }
+            let root = find(&mut parent, i);
+            if least[root] >= sleep.time_to_sleep {
+                b.fall_asleep(i);
+                self.stats.sleeping += 1;
+            }
+        }
+        self.island_parent = parent;
+        self.island_rest = least;
+    }
+}
+
+/// Root of `i` in the union–find forest `parent`, halving paths on the way.
+fn find(parent: &mut [u32], mut i: usize) -> usize {
+    while parent[i] as usize != i {
+        let up = parent[parent[i] as usize];
+        parent[i] = up;
+        i = up as usize;
+    }
+    i
+}
