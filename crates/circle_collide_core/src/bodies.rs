@@ -14,6 +14,10 @@ const FILTERED: u32 = 2;
 const BOX_KEPT: u32 = 4;
 /// `Hot::flags` bit: the body is asleep (simulated as static, `inv_mass` 0, until woken).
 const SLEEPING: u32 = 8;
+/// `Hot::flags` bit: the body is in a contact of this step's contact solver.
+const IN_SOLVER: u32 = 16;
+/// `Hot::flags` bit: the body had an impact in this step's event loop.
+const HIT: u32 = 32;
 
 /// What the event loop needs of one body, in one cache line.
 ///
@@ -53,6 +57,36 @@ impl Hot {
     #[inline]
     pub fn sleeping(&self) -> bool {
         self.flags & SLEEPING != 0
+    }
+
+    /// Whether the body is in a contact of this step's contact solver.
+    #[inline]
+    pub fn in_solver(&self) -> bool {
+        self.flags & IN_SOLVER != 0
+    }
+
+    /// Whether the body had an impact in this step's event loop.
+    #[inline]
+    pub fn hit(&self) -> bool {
+        self.flags & HIT != 0
+    }
+
+    /// Marks the body as in a solver contact this step.
+    #[inline]
+    pub fn mark_in_solver(&mut self) {
+        self.flags |= IN_SOLVER;
+    }
+
+    /// Marks the body as hit in this step's event loop.
+    #[inline]
+    pub fn mark_hit(&mut self) {
+        self.flags |= HIT;
+    }
+
+    /// Clears the step's solver and impact marks (at the start of a step).
+    #[inline]
+    pub fn clear_step_marks(&mut self) {
+        self.flags &= !(IN_SOLVER | HIT);
     }
 
     /// Clears the mark of [`keep_box_once`](Self::keep_box_once).

@@ -34,9 +34,12 @@ pub struct StepConfig {
     /// restitution 0 and are flagged in [`Impact::resting`](crate::Impact::resting).
     /// Faster pairs are exact binary impacts in time order, even when they start the
     /// step touching. `None` (the default) means the larger of `2 |gravity| dt` (the
-    /// speed gravity adds in two steps) and `overlap_slop · r_min / dt` (the speed that
-    /// closes the slop of the smallest dynamic circle in one step, so top-down worlds
-    /// without gravity get slow contacts too; 0.3 units/s for the standard radius 0.5).
+    /// speed gravity adds in two steps) and four radii of the smallest dynamic circle per
+    /// second (2 units/s for the standard radius 0.5; Box2D's restitution threshold is
+    /// 1 m/s, about two radii per second of its typical body), so top-down worlds without
+    /// gravity and at restitution < 1 get slow contacts too. The default never applies
+    /// to elastic pairs without gravity ([`pair_resting_speed`](Self::pair_resting_speed)):
+    /// an elastic gas stays exact.
     pub resting_speed: Option<f64>,
     /// Gauss–Seidel passes of the contact solver (warm-started from the last step's
     /// impulses). Default `16`.
@@ -77,12 +80,12 @@ impl StepConfig {
     pub fn resting_speed_for(&self, dt: f64, min_radius: f64) -> f64 {
         let speed = self.resting_speed.unwrap_or_else(|| {
             let gravity = 2.0 * self.gravity.length() * dt;
-            let slop = if dt > 0.0 && min_radius.is_finite() {
-                self.overlap_slop * min_radius / dt
+            let size = if min_radius.is_finite() {
+                4.0 * min_radius
             } else {
                 0.0
             };
-            gravity.max(slop)
+            gravity.max(size)
         });
         if speed > 0.0 { speed } else { 0.0 }
     }
@@ -110,8 +113,10 @@ impl StepConfig {
 
 /// When bodies fall asleep.
 ///
-/// A body is *slow* while it touches something (a body, a static body or a wall) and its
-/// speed stays at or below the sleep speed (a free body never rests); an island (bodies
+/// A body *rests* while the contact solver holds it (it is in a slow contact: resting on,
+/// or pressed against, a body, a static body or a wall) and its speed stays at or below
+/// the sleep speed — a free body, or an elastic gas without gravity, never rests; an
+/// island (bodies
 /// linked by touching pairs; static bodies and walls do not link) falls asleep once every
 /// body in it has been slow for [`time_to_sleep`](Self::time_to_sleep). A sleeping body
 /// stands still and is simulated as static. It wakes — with its whole island — when an
@@ -123,8 +128,9 @@ impl StepConfig {
 pub struct SleepConfig {
     /// Whether islands may fall asleep. Default `true`.
     pub enabled: bool,
-    /// Speed at or below which a body counts as slow, units/s. `None` (the default)
-    /// means the step's resting speed.
+    /// Speed at or below which a held body counts as resting, units/s. `None` (the
+    /// default) means half the radius of the smallest dynamic circle per second (0.25
+    /// units/s for radius 0.5).
     pub speed: Option<f64>,
     /// Seconds an island must stay slow before it falls asleep. Default `0.5`.
     pub time_to_sleep: f64,

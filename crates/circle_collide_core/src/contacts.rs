@@ -5,9 +5,10 @@
 //! contact solver here:
 //! * closing at no more than the step's resting speed (resting on, sliding along, or
 //!   gently pressed into each other), or
-//! * *pressing*: the pair carried a positive impulse in the last step
+//! * *pressing*: the pair was a contact of the solver in the last step
 //!   ([`ContactMemory`]), whatever its closing speed now — bodies steered or pushed into
-//!   each other every frame.
+//!   each other every frame. Restitution is for impacts: a pressing contact's target is
+//!   not to close (it does not bounce).
 //!
 //! Every other pair closing faster is left to the event loop, where it is an exact binary
 //! impact in time order even at time of impact 0 (a ball arriving fast within the slop
@@ -17,15 +18,15 @@
 //! accumulated, non-negative impulses (a contact pushes, never pulls), *warm-started*
 //! from the impulse the same pair (keyed by the bodies' stable keys) ended the last step
 //! with, so support builds up across steps and a pile or a pressed crowd holds still
-//! without gravity's "bottom-up" too. Each contact's target separation speed is 0, or
-//! `e · u₀` for a pressing pair closing at `u₀` faster than the resting speed. Under
+//! without gravity's "bottom-up" too. Each contact's target is not to close. Under
 //! gravity a bottom-up *shock-propagation* pass follows
 //! ([`shock_propagation`](crate::StepConfig::shock_propagation)): each supporting
 //! contact, from the bottom up, stops its upper body from sinking (vertically only), so
 //! a deep pile holds its weight where a few passes alone would let it sink.
 //!
 //! A pressing contact that closed faster than the resting speed, and whose impulse
-//! changed its closing speed by more than that, is reported as an [`Impact`] at `t = 0`;
+//! changed its closing speed by more than that, is reported as an [`Impact`] at `t = 0`
+//! (the bodies' velocities changed by more than the resting speed);
 //! slow contacts send none (their pairs send `CollisionStarted` / `CollisionEnded` through
 //! the touching list). Every faster change of velocity is an event-loop impact.
 //!
@@ -67,8 +68,8 @@ impl KeptContact {
     }
 }
 
-/// The contacts of the last step with their impulses, keyed by the bodies' stable keys:
-/// the solver's warm start and what tells a pressing pair from a new impact. It is part
+/// The solver's contacts of the last step with their impulses, keyed by the bodies'
+/// stable keys: the solver's warm start and what tells a pressing pair from a new impact. It is part
 /// of the world's state: a rollback that restores the bodies must restore it too
 /// ([`Simulation::contact_memory`], [`Simulation::set_contact_memory`]) to re-simulate
 /// bit for bit.
@@ -88,8 +89,8 @@ pub struct ContactMemory {
 
 impl ContactMemory {
     /// A memory holding `contacts`: each body pair is put in (lower key, higher key)
-    /// order, the list is sorted, repeats keep their first entry, and impulses that are
-    /// not finite and positive are dropped.
+    /// order, the list is sorted, repeats keep their first entry, and contacts whose
+    /// impulse is negative or not finite are dropped.
     pub fn new(mut contacts: Vec<KeptContact>) -> Self {
         for c in &mut contacts {
             if let Partner::Body(b) = c.b
@@ -98,7 +99,7 @@ impl ContactMemory {
                 (c.a, c.b) = (b, Partner::Body(c.a));
             }
         }
-        contacts.retain(|c| c.impulse.is_finite() && c.impulse > 0.0);
+        contacts.retain(|c| c.impulse.is_finite() && c.impulse >= 0.0);
         contacts.sort_by_key(KeptContact::key);
         contacts.dedup_by_key(|c| c.key());
         Self { contacts }
@@ -142,7 +143,8 @@ pub(crate) struct SolverContact {
     normal: DVec2,
     /// Height of the contact point against gravity (sort key of the shock pass).
     height: f64,
-    /// Separation speed the contact should reach: 0, or `e · u₀` for a fast pressing pair.
+    /// Separation speed the contact should reach: 0 (kept general for the fallback and
+    /// the shock pass, which read it).
     target: f64,
     /// Whether the contact is a pressing one closing faster than the resting speed.
     pressing_fast: bool,
@@ -212,6 +214,40 @@ impl Simulation {
         self.remember_contacts();
         self.report_contact_impacts();
         self.stats.resting_contacts = self.resting.len();
+        self.list_solver_pairs();
+    }
+
+    /// Marks the solver's bodies and lists its pairs (body index, or wall code), sorted.
+    fn list_solver_pairs(&mut self) {
+        let mut pairs = std::mem::take(&mut self.solver_pairs);
+        pairs.clear();
+        for c in &self.resting {
+            self.bodies.hot[c.a as usize].mark_in_solver();
+            if code_wall(c.b).is_none() {
+                self.bodies.hot[c.b as usize].mark_in_solver();
+            }
+            pairs.push((c.a, c.b));
+        }
+        pairs.sort_unstable();
+        self.solver_pairs = pairs;
+    }
+
+    /// Whether body `i` and `other` (a body index with `i < other`, or a wall code) are a
+    /// contact of this step's solver that no event-loop impact has touched since: the
+    /// event loop leaves such a pair to the solver and the push-out, whatever is left of
+    /// its closing speed (a jam's residue is no impact). Once an impact changes either
+    /// body's course, the pair is predicted like any other (and a fast closing is an
+    /// exact impact).
+    #[inline]
+    pub(crate) fn solver_owns(&self, i: usize, other: u32) -> bool {
+        let h = &self.bodies.hot;
+        h[i].in_solver()
+            && !h[i].hit()
+            && code_wall(other).map_or_else(
+                || h[other as usize].in_solver() && !h[other as usize].hit(),
+                |_| true,
+            )
+            && self.solver_pairs.binary_search(&(i as u32, other)).is_ok()
     }
 
     /// Fallback once the impact cap is reached at step time `t`: every body is moved to
@@ -223,6 +259,7 @@ impl Simulation {
             self.bodies.advance(i, t);
         }
         self.resting.clear();
+        self.solver_pairs.clear();
         self.gather_contacts(true);
         self.run_contact_passes(2 * self.config.contact_iterations.max(4));
     }
@@ -237,19 +274,19 @@ impl Simulation {
         let b = &self.bodies;
         let remembered = |a: usize, partner: Partner| {
             if fallback {
-                0.0
+                None
             } else {
-                self.memory.impulse(b.keys[a], partner).unwrap_or(0.0)
+                self.memory.impulse(b.keys[a], partner)
             }
         };
         // Slow or pressing: the solver's, with its target separation speed and whether
         // it presses fast; else `None` (the event loop's).
-        let classify = |closing: f64, warm: f64, e: f64| {
+        let classify = |closing: f64, warm: Option<f64>, e: f64| {
             let resting_speed = self.config.pair_resting_speed(self.resting_speed, e);
             if fallback || (closing <= resting_speed && resting_speed > 0.0) {
                 Some((0.0, false))
-            } else if warm > 0.0 && resting_speed > 0.0 {
-                Some((e * closing, true))
+            } else if warm.is_some() && resting_speed > 0.0 {
+                Some((0.0, true))
             } else {
                 None
             }
@@ -288,6 +325,7 @@ impl Simulation {
                 let e = combine.combine(b.restitution[i], b.restitution[j]);
                 if let Some(target) = classify(closing, warm, e) {
                     let (n, point) = (c.manifold.normal, c.manifold.point);
+                    let warm = warm.unwrap_or(0.0);
                     list.push(contact(c.a, c.b, n, point, up, closing, target, warm));
                 }
             }
@@ -308,6 +346,7 @@ impl Simulation {
                     let closing = h.vel.dot(n);
                     let warm = remembered(i, Partner::Wall(wall));
                     if let Some(target) = classify(closing, warm, e) {
+                        let warm = warm.unwrap_or(0.0);
                         let point = arena.contact_point(wall, h.pos);
                         let code = wall_code(wall);
                         list.push(contact(i as u32, code, n, point, up, closing, target, warm));
@@ -375,18 +414,14 @@ impl Simulation {
         let keys = &self.bodies.keys;
         let mut kept = std::mem::take(&mut self.memory.contacts);
         kept.clear();
-        kept.extend(
-            (self.resting.iter())
-                .filter(|c| c.accumulated > 0.0)
-                .map(|c| KeptContact {
-                    a: keys[c.a as usize],
-                    b: match code_wall(c.b) {
-                        Some(wall) => Partner::Wall(wall),
-                        None => Partner::Body(keys[c.b as usize]),
-                    },
-                    impulse: c.accumulated,
-                }),
-        );
+        kept.extend((self.resting.iter()).map(|c| KeptContact {
+            a: keys[c.a as usize],
+            b: match code_wall(c.b) {
+                Some(wall) => Partner::Wall(wall),
+                None => Partner::Body(keys[c.b as usize]),
+            },
+            impulse: c.accumulated,
+        }));
         self.memory = ContactMemory::new(kept);
     }
 

@@ -39,6 +39,9 @@ impl Simulation {
         self.queue.clear();
         self.late_pairs.clear();
         self.late_compacted = 0;
+        self.instant_pairs.0 = -1.0;
+        self.instant_pairs.1.clear();
+        self.jammed.clear();
         self.resting_speed = self.config.resting_speed_for(self.dt, self.min_radius);
         self.solve_contacts();
         self.predict_start();
@@ -189,6 +192,13 @@ impl Simulation {
             // A sensor reports entry only; while the pair overlaps there is nothing to report.
             return Prediction::Nothing;
         }
+        if self.solver_owns(i, j as u32)
+            || (!self.jammed.is_empty() && self.jammed.contains(&(i as u32, j as u32)))
+        {
+            // The solver's contact this step, untouched by an impact since; or a pair
+            // that jammed this step.
+            return Prediction::Resting;
+        }
         if self.resting_speed > 0.0 && !b.sensor_pair(i, j) {
             // Touching and closing slowly: resting contact, not an impact.
             let e = (self.config.restitution_combine).combine(b.restitution[i], b.restitution[j]);
@@ -233,11 +243,13 @@ impl Simulation {
         }
         let e = (self.config.restitution_combine).combine(b.restitution[i], arena.restitution);
         let resting_speed = self.config.pair_resting_speed(self.resting_speed, e);
-        // Walls the body rests on (touching, closing slowly) are resting contacts.
+        // Walls the body rests on (touching, closing slowly) are resting contacts, and so
+        // are the solver's wall contacts this step.
         let resting_on = |wall: Wall| {
-            resting_speed > 0.0
-                && arena.depth(wall, p, r) >= -margin
-                && v.dot(wall.outward_normal()) <= resting_speed
+            self.solver_owns(i, wall_code(wall))
+                || (resting_speed > 0.0
+                    && arena.depth(wall, p, r) >= -margin
+                    && v.dot(wall.outward_normal()) <= resting_speed)
         };
         let (s, wall) = arena.earliest_hit_where(p, v, r, |w| !resting_on(w))?;
         (now + s <= self.dt)
@@ -279,12 +291,30 @@ impl Simulation {
         }
         let e = (self.config.restitution_combine).combine(b.restitution[i], b.restitution[j]);
         let resting = entry.approach_speed <= self.config.pair_resting_speed(self.resting_speed, e);
-        let e = if resting { 0.0 } else { e };
+        // An inelastic pair hitting again at the very instant of its last impact is caught
+        // in a jam (an inelastic collapse at one instant would never end): its second
+        // impact is perfectly inelastic, and it is left to the push-out for the rest of
+        // the step.
+        let (instant, seen) = &mut self.instant_pairs;
+        if *instant != t {
+            *instant = t;
+            seen.clear();
+        }
+        // Elastic pairs cannot collapse: their repeats at one instant (a momentum wave
+        // running back and forth through a touching row) end by themselves.
+        let again = !seen.insert((i as u32, j as u32)) && e < 1.0;
+        if again {
+            self.jammed.insert((i as u32, j as u32));
+            self.stats.jammed_pairs += 1;
+        }
+        let e = if resting || again { 0.0 } else { e };
         let Some(r) = normal_impulse(vi, vj, wi, wj, m.normal, e) else {
             return;
         };
         b.hot[i].vel = r.v1;
         b.hot[j].vel = r.v2;
+        b.hot[i].mark_hit();
+        b.hot[j].mark_hit();
         // Momentum a static (or kinematic) body gives the dynamic one is external.
         if wi == 0.0 {
             self.stats.external_impulse += (r.v2 - vj) / wj;
@@ -317,6 +347,7 @@ impl Simulation {
             return;
         };
         b.hot[i].vel = r.v1;
+        b.hot[i].mark_hit();
         self.stats.external_impulse += (r.v1 - v) / b.hot[i].inv_mass;
         self.impacts.push(Impact {
             time: t,

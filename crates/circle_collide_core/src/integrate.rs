@@ -37,6 +37,7 @@ impl Simulation {
         for (i, h) in self.bodies.hot.iter_mut().enumerate() {
             h.time = 0.0;
             h.version = 0;
+            h.clear_step_marks();
             if h.sleeping() {
                 self.stats.sleeping_at_start += 1;
                 continue; // at rest, static, nowhere near a wall it could move to

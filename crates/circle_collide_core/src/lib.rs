@@ -42,6 +42,7 @@ pub mod impulse;
 mod integrate;
 pub mod manifold;
 mod narrow_phase;
+pub mod order;
 mod pair_sort;
 pub mod parallel;
 mod push_out;

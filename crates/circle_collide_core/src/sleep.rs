@@ -6,9 +6,11 @@
 //! wakes, with every sleeping body touching it (transitively: its island), when an awake
 //! dynamic body touches it or will hit it within the step — checked right after the broad
 //! phase, which then lists the pairs again so the woken island is simulated this very
-//! step. At the end of a step, bodies slower than the sleep speed add the step to their
-//! rest time (others start from zero), and an island of touching awake bodies whose
-//! every rest time has reached `time_to_sleep` falls asleep.
+//! step. At the end of a step, bodies held by the contact solver (in a slow contact this
+//! step) and slower than the sleep speed add the step to their rest time (others start
+//! from zero: a free body, or an elastic gas without gravity, never rests), and an island
+//! of touching awake bodies whose every rest time has reached `time_to_sleep` falls
+//! asleep.
 
 use crate::manifold;
 use crate::simulation::Simulation;
@@ -94,28 +96,13 @@ impl Simulation {
     /// fall asleep. Islands are linked by the touching pairs of two awake dynamic bodies.
     pub(crate) fn update_sleep(&mut self) {
         let sleep = self.config.sleep;
-        let speed = sleep.speed.unwrap_or(self.resting_speed);
-        // Bodies touching something: a body of a touching pair, or a wall of the solver.
-        let mut supported = std::mem::take(&mut self.island_parent);
-        supported.clear();
-        supported.resize(self.bodies.len(), 0);
-        for &(i, j) in &self.touching {
-            supported[i as usize] = 1;
-            supported[j as usize] = 1;
-        }
-        for c in self
-            .resting
-            .iter()
-            .filter(|c| crate::queue::code_wall(c.b).is_some())
-        {
-            supported[c.a as usize] = 1;
-        }
+        let speed = sleep.speed.unwrap_or(0.5 * self.min_radius);
         let b = &mut self.bodies;
         let mut sleeping = 0;
-        for ((h, rest), &touches) in b.hot.iter().zip(&mut b.rest_time).zip(&supported) {
+        for (h, rest) in b.hot.iter().zip(&mut b.rest_time) {
             if h.sleeping() {
                 sleeping += 1;
-            } else if h.inv_mass > 0.0 && !h.sensor() && touches == 1 && h.vel.length() <= speed {
+            } else if h.inv_mass > 0.0 && !h.sensor() && h.in_solver() && h.vel.length() <= speed {
                 *rest += self.dt;
             } else {
                 *rest = 0.0;
@@ -129,7 +116,7 @@ impl Simulation {
         // Union–find over the touching pairs of awake dynamic bodies; each root keeps the
         // smallest rest time of its island.
         let n = b.len();
-        let mut parent = supported;
+        let mut parent = std::mem::take(&mut self.island_parent);
         parent.clear();
         parent.extend(0..n as u32);
         let mut least = std::mem::take(&mut self.island_rest);

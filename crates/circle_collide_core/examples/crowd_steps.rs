@@ -1,0 +1,66 @@
+//! Measures the standard crowd (design §5): the gas construction at rest, restitution
+//! 0.2, no gravity, every circle steered toward the centre at 4 units/s before each step.
+//!
+//! ```text
+//! cargo run --release -p circle_collide_core --example crowd_steps -- [N] [steps] [resting_speed]
+//! ```
+//!
+//! Prints the late-half median and the worst step time, the steps that hit the impact
+//! cap (fallbacks), the most overlaps the push-out left, the slow contacts and impacts
+//! per step, and the deepest overlap at the end (over the radius, from the broad phase's
+//! pairs).
+
+mod common;
+
+use circle_collide_core::scenes;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: usize = args
+        .next()
+        .map_or(500, |s| s.parse().expect("N: number of circles"));
+    let steps: usize = args
+        .next()
+        .map_or(600, |s| s.parse().expect("steps to simulate"));
+    let scene = scenes::crowd(n, 0.3);
+    let mut sim = scene.simulation();
+    if let Some(rs) = args.next() {
+        sim.config.resting_speed = Some(rs.parse().expect("resting speed"));
+    }
+    let centre = DVec2::splat(0.5 * scenes::gas_side(n, 0.3));
+    let (mut times, mut fallbacks, mut most_left, mut impacts, mut contacts) =
+        (Vec::new(), 0, 0, 0, 0);
+    for _ in 0..steps {
+        scenes::steer_crowd(&mut sim, centre);
+        let start = std::time::Instant::now();
+        sim.step(scenes::DT);
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        let s = sim.stats();
+        fallbacks += usize::from(s.fallback);
+        most_left = most_left.max(s.overlaps_left);
+        impacts += s.impacts;
+        contacts += s.resting_contacts;
+    }
+    let b = sim.bodies();
+    let deepest = (sim.candidate_pairs().iter())
+        .map(|&(i, j)| {
+            let (i, j) = (i as usize, j as usize);
+            b.radius(i) + b.radius(j) - b.position(i).distance(b.position(j))
+        })
+        .fold(0.0, f64::max)
+        / scenes::RADIUS;
+    let mut late = times[steps / 2..].to_vec();
+    late.sort_by(f64::total_cmp);
+    let worst = times.iter().copied().fold(0.0, f64::max);
+    println!(
+        "crowd N = {n}, {steps} steps: late-half median {:.3} ms, worst {worst:.3} ms, fallback steps {fallbacks}, most overlaps left {most_left}, per step {:.0} slow contacts and {:.0} impacts, deepest overlap at the end {deepest:.4} r (slop 0.01 r), KE {:.3e}",
+        late[late.len() / 2],
+        contacts as f64 / steps as f64,
+        impacts as f64 / steps as f64,
+        sim.stats().kinetic_energy,
+    );
+    common::print_heap_bytes(&sim);
+    common::print_state_fingerprint(&sim);
+}
+
+use circle_collide_core::glam::DVec2;
