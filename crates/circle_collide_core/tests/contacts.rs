@@ -1,0 +1,229 @@
+//! The contact model: fast pairs are exact impacts even when they start touching, slow
+//! ones are contacts; crowds stay cheap and within the slop; islands sleep and wake.
+
+use circle_collide_core::{Arena, BodyDesc, Simulation, StepConfig, scenes};
+use glam::DVec2;
+
+const G: DVec2 = DVec2::new(0.0, -9.81);
+
+fn world(bodies: &[BodyDesc], config: StepConfig) -> Simulation {
+    scenes::Scene {
+        bodies: bodies.to_vec(),
+        config,
+    }
+    .simulation()
+}
+
+/// Unit-mass circle of radius 0.5 at `p`, restitution 1.
+fn ball(p: DVec2, v: DVec2) -> BodyDesc {
+    BodyDesc::new(p, 0.5, 1.0).with_velocity(v)
+}
+
+#[test]
+fn a_cradle_resting_on_a_floor_passes_the_momentum_down_the_row() {
+    // A arrives at 100 within the slop of B (gap 0.002 < 0.005); B and C rest on the
+    // floor, touching. Sequential binary impacts: A and B stop, C leaves with 100.
+    for jitter in [0.0, 1e-4] {
+        let config = StepConfig {
+            gravity: G,
+            arena: Some(Arena {
+                min: DVec2::ZERO,
+                max: DVec2::new(60.0, 20.0),
+                restitution: 1.0,
+            }),
+            ..StepConfig::default()
+        };
+        let mut sim = world(
+            &[
+                ball(DVec2::new(3.998, 0.5), DVec2::new(100.0, 0.0)),
+                ball(DVec2::new(5.0, 0.5), DVec2::ZERO),
+                ball(DVec2::new(6.0 + jitter, 0.5), DVec2::ZERO),
+            ],
+            config,
+        );
+        sim.step(scenes::DT);
+        let v: Vec<DVec2> = sim.bodies().velocities().collect();
+        assert!(v[0].length() < 1e-9, "A: {}", v[0]);
+        assert!(v[1].length() < 1e-9, "B: {}", v[1]);
+        assert!(
+            (v[2] - DVec2::new(100.0, 0.0)).length() < 1e-9,
+            "C: {}",
+            v[2]
+        );
+        let ke: f64 = v.iter().map(|v| 0.5 * v.length_squared()).sum();
+        assert!((ke - 5000.0).abs() < 1e-9 * 5000.0, "kinetic energy {ke}");
+        assert_eq!(sim.impacts().len(), 2, "{:?}", sim.impacts());
+    }
+}
+
+#[test]
+fn a_fast_disk_on_a_resting_one_touching_a_third_at_30_degrees_is_two_binary_impacts() {
+    // B rests; C touches B at 30° above the line A–B; A arrives along that line at 100,
+    // within the slop of B. Equal masses, restitution 1: A stops; B takes (100, 0) and
+    // passes its component along n = (cos 30°, sin 30°) on to C.
+    let n = DVec2::from_angle(30f64.to_radians());
+    for gap in [0.002, 0.0031] {
+        let mut sim = world(
+            &[
+                ball(DVec2::new(-1.0 - gap, 0.0), DVec2::new(100.0, 0.0)),
+                ball(DVec2::ZERO, DVec2::ZERO),
+                ball(n, DVec2::ZERO),
+            ],
+            StepConfig {
+                gravity: G,
+                ..StepConfig::default()
+            },
+        );
+        sim.step(scenes::DT);
+        // Everything falls alike: compare velocities in the falling frame.
+        let fall = G * scenes::DT;
+        let v: Vec<DVec2> = sim.bodies().velocities().map(|v| v - fall).collect();
+        let u = 100.0 * n.x; // B's speed along n
+        let expect = [DVec2::ZERO, DVec2::new(100.0, 0.0) - n * u, n * u];
+        for (k, (got, want)) in v.iter().zip(expect).enumerate() {
+            assert!((*got - want).length() < 1e-9, "body {k}: {got} vs {want}");
+        }
+        let ke: f64 = v.iter().map(|v| 0.5 * v.length_squared()).sum();
+        assert!((ke / 5000.0 - 1.0).abs() < 1e-12, "kinetic energy {ke}");
+    }
+}
+
+#[test]
+fn a_steered_crowd_stays_within_two_slops_with_no_fallback() {
+    let n = 500;
+    let scene = scenes::crowd(n, 0.3);
+    let mut sim = scene.simulation();
+    let centre = DVec2::splat(0.5 * scenes::gas_side(n, 0.3));
+    let slop = sim.config.overlap_slop;
+    let mut deepest: f64 = 0.0;
+    for step in 0..600 {
+        scenes::steer_crowd(&mut sim, centre);
+        sim.step(scenes::DT);
+        assert!(!sim.stats().fallback, "step {step} fell back");
+        let b = sim.bodies();
+        for i in 0..n {
+            for j in i + 1..n {
+                let depth = 1.0 - b.position(i).distance(b.position(j));
+                deepest = deepest.max(depth / scenes::RADIUS);
+            }
+        }
+    }
+    assert!(deepest <= 2.0 * slop, "deepest overlap {deepest} r");
+    // The crowd is jammed at the centre: most circles are held by the contact solver.
+    assert!(sim.stats().resting_contacts > n, "{:?}", sim.stats());
+}
+
+/// A small pile (lattice, and jittered by 2 % of the radius) and how many steps it took
+/// to fall asleep entirely.
+fn sleeping_pile(jitter: f64) -> (Simulation, usize) {
+    let mut scene = scenes::lattice_pile(60);
+    let mut state = scenes::SEED;
+    for b in &mut scene.bodies {
+        b.position.x += (scenes::SplitMix64::next_f64(&mut state) - 0.5) * jitter;
+    }
+    let mut sim = scene.simulation();
+    for step in 1..=600 {
+        sim.step(scenes::DT);
+        if sim.stats().sleeping == 60 {
+            return (sim, step);
+        }
+    }
+    panic!("the pile never fell asleep: {:?}", sim.stats());
+}
+
+#[test]
+fn a_sleeping_pile_wakes_when_a_ball_lands_on_it_and_sleeps_again() {
+    for jitter in [0.0, 0.02 * scenes::RADIUS] {
+        let (mut sim, asleep_at) = sleeping_pile(jitter);
+        // Asleep, it costs no pairs, no contacts and no impacts, and stands still.
+        let before: Vec<DVec2> = sim.bodies().positions().collect();
+        sim.step(scenes::DT);
+        let s = *sim.stats();
+        assert_eq!(
+            (s.candidate_pairs, s.resting_contacts, s.impacts),
+            (0, 0, 0)
+        );
+        assert_eq!(sim.bodies().positions().collect::<Vec<_>>(), before);
+        assert_eq!(sim.stats().kinetic_energy, 0.0);
+        // A ball dropped from above wakes the pile when it lands.
+        let top = before.iter().map(|p| p.y).fold(0.0, f64::max);
+        let x = before[30].x;
+        let (ball, _) = sim
+            .add_body(
+                BodyDesc::new(DVec2::new(x, top + 3.0), scenes::RADIUS, scenes::MASS)
+                    .with_restitution(0.2),
+            )
+            .unwrap();
+        let mut woken = 0;
+        let mut again = None;
+        for step in 1..=900 {
+            sim.step(scenes::DT);
+            woken += sim.stats().woken;
+            if woken > 0 && sim.stats().sleeping == 61 {
+                again = Some(step);
+                break;
+            }
+        }
+        assert!(woken > 0, "the landing woke nothing");
+        assert!(again.is_some(), "never slept again: {:?}", sim.stats());
+        let p = sim.bodies().position(ball as usize);
+        assert!(
+            p.y > top - 1.5 * scenes::RADIUS,
+            "the ball sank into the pile: {p}"
+        );
+        assert!(asleep_at < 600);
+    }
+}
+
+#[test]
+fn a_kinematic_pusher_squeezes_a_ball_against_the_wall_without_pumping_it() {
+    // The pusher (static mass, moving right at 3) drives a ball into the right wall.
+    let config = StepConfig {
+        arena: Some(Arena {
+            min: DVec2::ZERO,
+            max: DVec2::new(10.0, 10.0),
+            restitution: 0.5,
+        }),
+        ..StepConfig::default()
+    };
+    let pusher = BodyDesc::new(DVec2::new(2.0, 5.0), 1.0, f64::INFINITY)
+        .with_velocity(DVec2::new(3.0, 0.0))
+        .with_restitution(0.5);
+    let ball = BodyDesc::new(DVec2::new(5.0, 5.0), 0.5, 1.0).with_restitution(0.5);
+    let mut sim = world(&[pusher, ball], config);
+    let mut fastest: f64 = 0.0;
+    // The gap closes completely when the pusher reaches x = 9.5 − 0.5 − 1 = 8 (step
+    // 120); until then the ball is never pushed into the wall or the pusher beyond the
+    // slop. (Once it is closed the kinematic pusher wins: see the README's limits.)
+    for step in 0..119 {
+        sim.step(scenes::DT);
+        let s = sim.stats();
+        assert!(!s.fallback, "step {step} hit the impact cap");
+        let (p, v) = (sim.bodies().position(1), sim.bodies().velocity(1));
+        fastest = fastest.max(v.length());
+        assert!(
+            p.x <= 9.5 + 0.005 + 1e-9,
+            "step {step}: ball into the wall at {p}"
+        );
+        let pusher_x = sim.bodies().position(0).x;
+        assert!(
+            p.x - pusher_x >= 1.5 - 0.005 - 1e-9,
+            "step {step}: ball into the pusher"
+        );
+    }
+    assert!(
+        sim.bodies().position(1).x > 9.4,
+        "the ball was pushed to the wall"
+    );
+    // Bouncing between the wall and a paddle closing at 3 with restitution e, the speeds
+    // follow v' = 3 + e (e v + 3), whose fixed point 3 / (1 − e) = 6 bounds them; the
+    // old engine doubled the speed at each bounce (6, 12, … 210) and hit the cap.
+    assert!(
+        fastest <= 3.0 / (1.0 - 0.5) + 1e-9,
+        "the ball was pumped to {fastest}"
+    );
+    assert!(
+        fastest >= 4.5 - 1e-9,
+        "the first hit sends it off at (1 + e)·3: {fastest}"
+    );
+}
