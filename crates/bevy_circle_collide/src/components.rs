@@ -20,7 +20,7 @@ use bevy::prelude::*;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
-#[require(Velocity, Mass, Transform)]
+#[require(Velocity, Mass, Transform, crate::SleepState)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct CircleCollider {
     /// Radius, world units, > 0. Invalid radii skip the body (with a warning).

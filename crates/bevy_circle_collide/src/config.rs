@@ -87,19 +87,32 @@ pub struct CircleCollideConfig {
     /// back to motion plus push-out and [`CollisionDiagnostics::fallbacks`](crate::CollisionDiagnostics::fallbacks)
     /// counts it. Default `32`.
     pub max_impacts_per_body: u32,
-    /// Closing speed at or below which contact is *resting*: touching pairs closing this
-    /// slowly go to the contact solver (no event); slower impacts use restitution 0 and
-    /// send no [`CollisionEvent`](crate::CollisionEvent) unless `report_resting_impacts`.
-    /// `None` (default) means `2 |gravity| dt`; with no gravity, 0 (every impact exact).
+    /// Closing speed at or below which contact is *slow* (resting, pressing): touching
+    /// pairs closing this slowly go to the contact solver (no event); slower impacts
+    /// later in the step use restitution 0 and send no
+    /// [`CollisionEvent`](crate::CollisionEvent) unless `report_resting_impacts`. Faster
+    /// pairs are exact binary impacts, even when they start the step touching. `None`
+    /// (default) means `2 |gravity| dt` under gravity, and without gravity four radii of
+    /// the smallest dynamic circle per second (2 units/s for radius 0.5), so top-down
+    /// games at restitution < 1 work out of the box; the default never applies to
+    /// elastic pairs without gravity (an elastic gas stays exact).
     pub resting_speed: Option<f32>,
     /// Also send `CollisionEvent`s for resting impacts. Default `false`.
     pub report_resting_impacts: bool,
-    /// Gauss–Seidel passes of the resting-contact solver (used when a resting speed is
-    /// in force: with gravity, or a set `resting_speed`). Default `4`.
+    /// Gauss–Seidel passes of the contact solver, warm-started from the last step's
+    /// impulses ([`ContactMemory`](crate::ContactMemory)). Default `16`.
     pub contact_iterations: u32,
-    /// Finish the contact solver with a bottom-up shock-propagation pass so stacks and
-    /// piles stop in one step. Default `true`.
+    /// Under gravity, finish the contact solver with a bottom-up shock-propagation pass
+    /// (each supporting contact's upper body stops sinking). Default `true`.
     pub shock_propagation: bool,
+    /// Whether islands of touching bodies that stay slow fall asleep (see
+    /// [`SleepState`](crate::SleepState)). Default `true`.
+    pub sleep: bool,
+    /// Speed at or below which a touching body counts as resting for sleep, units/s.
+    /// `None` (default): the resting speed.
+    pub sleep_speed: Option<f32>,
+    /// Seconds an island must rest before it falls asleep. Default `0.5`.
+    pub time_to_sleep: f32,
     /// Speed clamp, units/s (with a warning). Default `1e5`.
     pub max_speed: f32,
 }
@@ -120,6 +133,9 @@ impl Default for CircleCollideConfig {
             report_resting_impacts: false,
             contact_iterations: core.contact_iterations,
             shock_propagation: core.shock_propagation,
+            sleep: core.sleep.enabled,
+            sleep_speed: None,
+            time_to_sleep: core.sleep.time_to_sleep as f32,
             max_speed: core.max_speed as f32,
         }
     }
@@ -167,6 +183,11 @@ impl CircleCollideConfig {
             resting_speed: self.resting_speed.map(|s| finite_or(s, 0.0)),
             contact_iterations: self.contact_iterations,
             shock_propagation: self.shock_propagation,
+            sleep: circle_collide_core::SleepConfig {
+                enabled: self.sleep,
+                speed: self.sleep_speed.map(|s| finite_or(s, 0.0)),
+                time_to_sleep: finite_or(self.time_to_sleep, d.sleep.time_to_sleep),
+            },
             max_speed: if self.max_speed > 0.0 {
                 finite_or(self.max_speed, d.max_speed)
             } else {

@@ -35,6 +35,10 @@ pub struct CollisionDiagnostics {
     /// Overlaps (pairs, and circles in a wall) still deeper than the slop after the
     /// last step: a jam the bounded push-out could not clear in one step. Normally 0.
     pub overlaps_left: usize,
+    /// Slow (resting or pressing) contacts the contact solver handled in the last step.
+    pub solver_contacts: usize,
+    /// Bodies asleep after the last step.
+    pub sleeping: usize,
     /// Bodies tested outside the broad-phase grid (huge or very fast).
     pub oversized_bodies: usize,
     /// Steps that hit the impact cap, since start.

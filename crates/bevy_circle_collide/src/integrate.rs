@@ -5,7 +5,10 @@ use crate::components::{
     Sensor, Velocity,
 };
 use crate::config::CircleCollideConfig;
+use crate::contacts::ContactMemory;
+use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
+use bevy::ecs::system::SystemChangeTick;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use circle_collide_core::glam::DVec2;
@@ -23,25 +26,35 @@ crate::schedule::phase_plugin!(
 pub(crate) type BodyQuery<'a> = (
     Entity,
     &'a CircleCollider,
-    &'a Velocity,
+    Ref<'a, Velocity>,
     &'a Mass,
     Option<&'a Restitution>,
-    &'a Transform,
+    Ref<'a, Transform>,
     Has<CollisionEventsEnabled>,
     Option<&'a CollisionLayers>,
     Has<Sensor>,
+    Option<&'a SleepState>,
 );
 
 /// Rebuilds the core's bodies from the ECS and runs the core's integrate phase.
 ///
+/// Bodies are added in the core's [canonical order](circle_collide_core::order), keyed by
+/// their entity, so results depend neither on spawn order nor on ECS iteration order. The
+/// remembered contacts come from the [`ContactMemory`] resource. A sleeping body whose
+/// `Transform` or `Velocity` the game changed since the last step wakes; so does every
+/// body when the [`CircleCollideConfig`] changed.
+///
 /// Invalid input is repaired or skipped as [`BodyDesc::sanitize`] documents, with one
 /// warning per entity and kind of problem.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn integrate(
     time: Res<Time>,
     config: Res<CircleCollideConfig>,
+    memory: Res<ContactMemory>,
     mut world: ResMut<CircleCollideWorld>,
     bodies: Query<BodyQuery>,
     ignored: Query<(Entity, &IgnoredCollisions)>,
+    ticks: SystemChangeTick,
 ) {
     let start = std::time::Instant::now();
     let world = &mut *world;
@@ -50,10 +63,26 @@ pub(crate) fn integrate(
     world.entities.clear();
     world.opted_in.clear();
     world.skipped = 0;
-    world.sim.reserve_bodies(bodies.iter().len());
+    let count = bodies.iter().len();
+    world.sim.reserve_bodies(count);
     let density = config.effective_density();
-    for (entity, collider, velocity, mass, restitution, transform, opted_in, layers, sensor) in
-        &bodies
+    let wake_all = config.is_changed();
+    let since = world.written_tick;
+    let mut gathered = std::mem::take(&mut world.gathered);
+    gathered.clear();
+    gathered.reserve(count);
+    for (
+        entity,
+        collider,
+        velocity,
+        mass,
+        restitution,
+        transform,
+        opted_in,
+        layers,
+        sensor,
+        sleep,
+    ) in &bodies
     {
         let radius = f64::from(collider.radius);
         let auto_mass = density * PI * radius * radius;
@@ -67,6 +96,13 @@ pub(crate) fn integrate(
                 auto_mass
             }
         };
+        let sleep = sleep.copied().unwrap_or_default();
+        let touched = velocity
+            .last_changed()
+            .is_newer_than(since, ticks.this_run())
+            || transform
+                .last_changed()
+                .is_newer_than(since, ticks.this_run());
         let desc = BodyDesc {
             position: DVec2::new(
                 f64::from(transform.translation.x),
@@ -78,7 +114,19 @@ pub(crate) fn integrate(
             restitution: f64::from(restitution.map_or(config.default_restitution, |r| r.0)),
             layers: layers.map_or(Layers::ALL, |l| Layers::new(l.memberships, l.filters)),
             sensor,
+            key: Some(entity.to_bits()),
+            sleeping: sleep.sleeping && !touched && !wake_all,
+            rest_time: if touched {
+                0.0
+            } else {
+                f64::from(sleep.rest_time)
+            },
         };
+        gathered.push((desc, entity, opted_in, issues));
+    }
+    let descs: Vec<BodyDesc> = gathered.iter().map(|g| g.0).collect();
+    for i in circle_collide_core::order::canonical_order(&descs) {
+        let (desc, entity, opted_in, mut issues) = gathered[i as usize];
         match world.sim.add_body(desc) {
             Ok((_, repaired)) => {
                 issues |= repaired;
@@ -95,6 +143,8 @@ pub(crate) fn integrate(
         }
         world.warn_once(entity, issues);
     }
+    world.gathered = gathered;
+    world.sim.set_contact_memory(memory.to_core());
     if !ignored.is_empty() {
         let index: HashMap<Entity, u32> = world
             .entities

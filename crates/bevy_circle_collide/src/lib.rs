@@ -97,6 +97,7 @@
 mod broad_phase;
 mod components;
 mod config;
+mod contacts;
 #[cfg(feature = "debug-render")]
 mod debug;
 mod degraded;
@@ -108,6 +109,7 @@ mod narrow_phase;
 pub mod preset;
 mod resolve;
 mod schedule;
+mod sleep;
 mod tasks;
 mod time_of_impact;
 mod touch;
@@ -120,6 +122,7 @@ pub use components::{
     Mass, Restitution, Sensor, Velocity,
 };
 pub use config::{ArenaConfig, CircleCollideConfig, CombineRule};
+pub use contacts::{ContactMemory, ContactPartner, RememberedContact};
 #[cfg(feature = "debug-render")]
 pub use debug::{CircleCollideDebugConfig, CircleCollideDebugPlugin};
 pub use diagnostics::CollisionDiagnostics;
@@ -128,6 +131,7 @@ pub use integrate::IntegratePlugin;
 pub use narrow_phase::NarrowPhasePlugin;
 pub use resolve::ResolvePlugin;
 pub use schedule::CircleCollideSystems;
+pub use sleep::SleepState;
 pub use tasks::{ComputeTaskPoolExecutor, task_pool_options};
 pub use time_of_impact::TimeOfImpactPlugin;
 pub use world::CircleCollideWorld;
@@ -143,8 +147,8 @@ pub mod prelude {
         ArenaConfig, CircleCollideConfig, CircleCollidePlugin, CircleCollidePlugins,
         CircleCollideSystems, CircleCollider, CollidingEntities, CollisionDiagnostics,
         CollisionEnded, CollisionEvent, CollisionEventsEnabled, CollisionHit, CollisionLayers,
-        CollisionStarted, CollisionTarget, CombineRule, IgnoredCollisions, Mass, Restitution,
-        Sensor, Velocity,
+        CollisionStarted, CollisionTarget, CombineRule, ContactMemory, IgnoredCollisions, Mass,
+        Restitution, Sensor, SleepState, Velocity,
     };
     pub use circle_collide_core::Wall;
 }
@@ -252,6 +256,7 @@ impl Plugin for CircleCollideCorePlugin {
         app.init_resource::<CircleCollideConfig>()
             .init_resource::<CircleCollideWorld>()
             .init_resource::<CollisionDiagnostics>()
+            .init_resource::<ContactMemory>()
             .init_resource::<touch::Touching>()
             .add_message::<CollisionEvent>()
             .add_message::<CollisionStarted>()
@@ -266,7 +271,9 @@ impl Plugin for CircleCollideCorePlugin {
             .register_type::<CollidingEntities>()
             .register_type::<CollisionEventsEnabled>()
             .register_type::<CircleCollideConfig>()
-            .register_type::<CollisionDiagnostics>();
+            .register_type::<CollisionDiagnostics>()
+            .register_type::<SleepState>()
+            .register_type::<ContactMemory>();
         schedule::configure_sets(app, self.schedule);
     }
 }

@@ -2,12 +2,22 @@
 
 use crate::components::{CircleCollider, Velocity};
 use crate::config::CircleCollideConfig;
+use crate::contacts::ContactMemory;
 use crate::degraded::DegradedSteps;
 use crate::diagnostics::CollisionDiagnostics;
 use crate::events::{CollisionEvent, CollisionHit, CollisionTarget};
+use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
+use bevy::ecs::system::SystemChangeTick;
 use bevy::prelude::*;
 use circle_collide_core::{Impact, Other};
+
+/// What the write-back changes on a body.
+type WriteBack<'a> = (
+    &'a mut Transform,
+    &'a mut Velocity,
+    Option<&'a mut SleepState>,
+);
 
 fn vec2(v: circle_collide_core::glam::DVec2) -> Vec2 {
     Vec2::new(v.x as f32, v.y as f32)
@@ -20,15 +30,19 @@ crate::schedule::phase_plugin!(
     (resolve, crate::touch::track_touches).chain()
 );
 
-/// Runs the core's resolve phase, writes `Transform` (x, y) and [`Velocity`] of every
-/// simulated body (only where they changed), sends [`CollisionEvent`]s in time order and
+/// Runs the core's resolve phase, writes `Transform` (x, y), [`Velocity`] and
+/// [`SleepState`] of every simulated body (only where they changed) and the
+/// [`ContactMemory`] resource, sends [`CollisionEvent`]s in time order and
 /// triggers [`CollisionHit`] on opted-in entities, fills [`CollisionDiagnostics`], and
 /// warns (rate-limited, see [`DegradedSteps`]) about steps that fell back or jammed.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve(
     mut world: ResMut<CircleCollideWorld>,
     config: Res<CircleCollideConfig>,
     mut diagnostics: ResMut<CollisionDiagnostics>,
-    mut bodies: Query<(Entity, &mut Transform, &mut Velocity), With<CircleCollider>>,
+    mut memory: ResMut<ContactMemory>,
+    mut bodies: Query<WriteBack, With<CircleCollider>>,
+    ticks: SystemChangeTick,
     mut writer: MessageWriter<CollisionEvent>,
     mut commands: Commands,
     mut degraded: Local<DegradedSteps>,
@@ -42,31 +56,29 @@ pub(crate) fn resolve(
         world.warn_once(entity, issue);
     }
     let b = world.sim.bodies();
-    let write = |i: usize, transform: &mut Mut<Transform>, velocity: &mut Mut<Velocity>| {
+    // Bodies are in the core's canonical order, not the query's: look each one up.
+    for (i, entity) in world.entities.iter().enumerate() {
+        // The entity may have lost its collider between gather and write back only if a
+        // phase was replaced by user code; skip it then.
+        let Ok((mut transform, mut velocity, sleep)) = bodies.get_mut(*entity) else {
+            continue;
+        };
         let (p, v) = (vec2(b.position(i)), vec2(b.velocity(i)));
         if transform.translation.truncate() != p {
             transform.translation.x = p.x;
             transform.translation.y = p.y;
         }
         velocity.set_if_neq(Velocity(v));
-    };
-    // The query usually yields the entities in the order the gather listed them: write
-    // back in one pass while it does, and look the rest up one by one.
-    let mut next = 0;
-    for (entity, mut transform, mut velocity) in &mut bodies {
-        if world.entities.get(next) != Some(&entity) {
-            break;
-        }
-        write(next, &mut transform, &mut velocity);
-        next += 1;
-    }
-    for (i, entity) in world.entities.iter().enumerate().skip(next) {
-        // The entity may have lost its collider between gather and write back only if a
-        // phase was replaced by user code; skip it then.
-        if let Ok((_, mut transform, mut velocity)) = bodies.get_mut(*entity) {
-            write(i, &mut transform, &mut velocity);
+        if let Some(mut sleep) = sleep {
+            sleep.set_if_neq(SleepState {
+                sleeping: b.is_sleeping(i),
+                rest_time: b.rest_time(i) as f32,
+            });
         }
     }
+    // Later changes to these components are the game's.
+    world.written_tick = ticks.this_run();
+    memory.fill_from(world.sim.contact_memory());
     let step = diagnostics.step;
     for impact in world.sim.impacts() {
         if impact.resting && !config.report_resting_impacts {
@@ -80,7 +92,13 @@ pub(crate) fn resolve(
                 world.entities[a],
                 event.b_from(world.entities[a]),
                 &event,
-                1.0,
+                // The message's normal points from its `a`, the lower entity, which need
+                // not be the core's first body.
+                if event.a == world.entities[a] {
+                    1.0
+                } else {
+                    -1.0
+                },
             ));
         }
         if let Other::Body(j) = impact.other
@@ -106,6 +124,8 @@ pub(crate) fn resolve(
     d.resting_impacts = stats.resting_impacts;
     d.overlaps_fixed = stats.overlaps_fixed;
     d.overlaps_left = stats.overlaps_left;
+    d.solver_contacts = stats.resting_contacts;
+    d.sleeping = stats.sleeping;
     d.oversized_bodies = stats.oversized_bodies;
     d.last_step_fell_back = stats.fallback;
     d.fallbacks += u64::from(stats.fallback);

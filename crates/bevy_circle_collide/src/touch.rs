@@ -2,6 +2,7 @@
 
 use crate::components::CollidingEntities;
 use crate::events::{CollisionEnded, CollisionStarted};
+use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
 use bevy::prelude::*;
 use std::cmp::Ordering;
@@ -12,9 +13,13 @@ pub(crate) struct Touching(Vec<(Entity, Entity)>);
 
 /// Compares this step's touching pairs with the last step's and sends the differences,
 /// in sorted pair order; refreshes every [`CollidingEntities`].
+///
+/// Pairs of two sleeping bodies are never listed by the broad phase; they cannot have
+/// moved apart, so a pair that touched and whose bodies both sleep still touches.
 pub(crate) fn track_touches(
     world: Res<CircleCollideWorld>,
     mut previous: ResMut<Touching>,
+    sleep: Query<&SleepState>,
     mut started: MessageWriter<CollisionStarted>,
     mut ended: MessageWriter<CollisionEnded>,
     mut colliding: Query<&mut CollidingEntities>,
@@ -28,7 +33,10 @@ pub(crate) fn track_touches(
             (a.min(b), a.max(b))
         })
         .collect();
+    let asleep = |e: Entity| sleep.get(e).is_ok_and(|s| s.sleeping);
+    now.extend((previous.0.iter()).filter(|&&(a, b)| asleep(a) && asleep(b)));
     now.sort_unstable();
+    now.dedup();
     // Merge the two sorted lists: only-new pairs started, only-old pairs ended.
     let (old, mut k, mut l) = (&previous.0, 0, 0);
     while k < now.len() || l < old.len() {

@@ -27,6 +27,16 @@ pub struct CircleCollideWorld {
     pub(crate) warned: HashSet<(Entity, u8)>,
     pub(crate) skipped: usize,
     pub(crate) phase_seconds: [f64; 5],
+    /// The gather's scratch: each body's description, entity, opt-in and problems.
+    pub(crate) gathered: Vec<(
+        circle_collide_core::BodyDesc,
+        Entity,
+        bool,
+        circle_collide_core::InputIssues,
+    )>,
+    /// When the resolve phase last wrote the bodies back: a later change to a
+    /// `Transform` or `Velocity` is the game's (and wakes a sleeping body).
+    pub(crate) written_tick: bevy::ecs::change_detection::Tick,
 }
 
 impl Default for CircleCollideWorld {
@@ -41,6 +51,8 @@ impl Default for CircleCollideWorld {
             warned: HashSet::default(),
             skipped: 0,
             phase_seconds: [0.0; 5],
+            gathered: Vec::new(),
+            written_tick: Default::default(),
         }
     }
 }

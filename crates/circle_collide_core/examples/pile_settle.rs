@@ -30,6 +30,9 @@ fn main() {
     if let Some(k) = knob("SHOCK") {
         sim.config.shock_propagation = k != 0.0;
     }
+    if let Some(k) = knob("RS") {
+        sim.config.resting_speed = Some(k);
+    }
     if let Some(k) = knob("ITER") {
         sim.config.contact_iterations = k as u32;
     }

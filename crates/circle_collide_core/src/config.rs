@@ -33,11 +33,12 @@ pub struct StepConfig {
     /// solver ([`contacts`](crate::contacts)); impacts this slow later in the step use
     /// restitution 0 and are flagged in [`Impact::resting`](crate::Impact::resting).
     /// Faster pairs are exact binary impacts in time order, even when they start the
-    /// step touching. `None` (the default) means the larger of `2 |gravity| dt` (the
-    /// speed gravity adds in two steps) and four radii of the smallest dynamic circle per
-    /// second (2 units/s for the standard radius 0.5; Box2D's restitution threshold is
-    /// 1 m/s, about two radii per second of its typical body), so top-down worlds without
-    /// gravity and at restitution < 1 get slow contacts too. The default never applies
+    /// step touching. `None` (the default) means, under gravity, `2 |gravity| dt` (the
+    /// speed gravity adds in two steps; 0.33 units/s at 60 Hz), and without gravity four
+    /// radii of the smallest dynamic circle per second (2 units/s for the standard radius
+    /// 0.5; Box2D's restitution threshold is 1 m/s, about two radii per second of its
+    /// typical body), so top-down worlds at restitution < 1 — crowds, swarms, pushed
+    /// bodies — get slow contacts out of the box. The default never applies
     /// to elastic pairs without gravity ([`pair_resting_speed`](Self::pair_resting_speed)):
     /// an elastic gas stays exact.
     pub resting_speed: Option<f64>,
@@ -79,13 +80,13 @@ impl StepConfig {
     /// [`resting_speed`](Self::resting_speed)). NaN or negative settings count as 0.
     pub fn resting_speed_for(&self, dt: f64, min_radius: f64) -> f64 {
         let speed = self.resting_speed.unwrap_or_else(|| {
-            let gravity = 2.0 * self.gravity.length() * dt;
-            let size = if min_radius.is_finite() {
+            if self.gravity != DVec2::ZERO {
+                2.0 * self.gravity.length() * dt
+            } else if min_radius.is_finite() {
                 4.0 * min_radius
             } else {
                 0.0
-            };
-            gravity.max(size)
+            }
         });
         if speed > 0.0 { speed } else { 0.0 }
     }

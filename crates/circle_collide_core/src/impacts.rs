@@ -39,9 +39,6 @@ impl Simulation {
         self.queue.clear();
         self.late_pairs.clear();
         self.late_compacted = 0;
-        self.instant_pairs.0 = -1.0;
-        self.instant_pairs.1.clear();
-        self.jammed.clear();
         self.resting_speed = self.config.resting_speed_for(self.dt, self.min_radius);
         self.solve_contacts();
         self.predict_start();
@@ -192,11 +189,8 @@ impl Simulation {
             // A sensor reports entry only; while the pair overlaps there is nothing to report.
             return Prediction::Nothing;
         }
-        if self.solver_owns(i, j as u32)
-            || (!self.jammed.is_empty() && self.jammed.contains(&(i as u32, j as u32)))
-        {
-            // The solver's contact this step, untouched by an impact since; or a pair
-            // that jammed this step.
+        if self.solver_owns(i, j as u32) {
+            // The solver's contact this step, untouched by an impact since.
             return Prediction::Resting;
         }
         if self.resting_speed > 0.0 && !b.sensor_pair(i, j) {
@@ -291,23 +285,7 @@ impl Simulation {
         }
         let e = (self.config.restitution_combine).combine(b.restitution[i], b.restitution[j]);
         let resting = entry.approach_speed <= self.config.pair_resting_speed(self.resting_speed, e);
-        // An inelastic pair hitting again at the very instant of its last impact is caught
-        // in a jam (an inelastic collapse at one instant would never end): its second
-        // impact is perfectly inelastic, and it is left to the push-out for the rest of
-        // the step.
-        let (instant, seen) = &mut self.instant_pairs;
-        if *instant != t {
-            *instant = t;
-            seen.clear();
-        }
-        // Elastic pairs cannot collapse: their repeats at one instant (a momentum wave
-        // running back and forth through a touching row) end by themselves.
-        let again = !seen.insert((i as u32, j as u32)) && e < 1.0;
-        if again {
-            self.jammed.insert((i as u32, j as u32));
-            self.stats.jammed_pairs += 1;
-        }
-        let e = if resting || again { 0.0 } else { e };
+        let e = if resting { 0.0 } else { e };
         let Some(r) = normal_impulse(vi, vj, wi, wj, m.normal, e) else {
             return;
         };

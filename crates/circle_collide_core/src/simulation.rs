@@ -74,10 +74,6 @@ pub struct Simulation {
     pub(crate) resting: Vec<crate::contacts::SolverContact>,
     /// The slow contacts of the last step with their impulses (warm start, pressing).
     pub(crate) memory: crate::contacts::ContactMemory,
-    /// Pairs that had an impact at the event loop's current instant, and that instant.
-    pub(crate) instant_pairs: (f64, std::collections::HashSet<(u32, u32)>),
-    /// Pairs that hit twice at one instant this step: jammed, left to the push-out.
-    pub(crate) jammed: std::collections::HashSet<(u32, u32)>,
     /// This step's solver contacts `(body, body or wall code)`, sorted.
     pub(crate) solver_pairs: Vec<(u32, u32)>,
     /// Velocities of the solver's bodies before it ran (its energy guard).

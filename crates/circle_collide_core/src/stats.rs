@@ -16,10 +16,6 @@ pub struct StepStats {
     pub contacts: usize,
     /// Slow (resting or pressing) pairs and body–wall pairs handled by the contact solver.
     pub resting_contacts: usize,
-    /// Pairs that hit twice at the same instant (a jam collapsing at one instant): their
-    /// second impact was perfectly inelastic and they were left to the push-out for the
-    /// rest of the step.
-    pub jammed_pairs: usize,
     /// Steps whose warm-started contact solve would have added kinetic energy and was
     /// redone from zero (0 or 1).
     pub cold_restarts: usize,

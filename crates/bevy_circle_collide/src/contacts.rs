@@ -1,0 +1,91 @@
+//! The contacts remembered between steps, as a resource a rollback can save.
+
+use bevy::prelude::*;
+use circle_collide_core::Wall;
+use circle_collide_core::contacts::{ContactMemory as CoreMemory, KeptContact, Partner};
+
+/// What a remembered contact's first entity touches.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub enum ContactPartner {
+    /// Another body.
+    Body(Entity),
+    /// A wall of the arena, by its index in [`Wall::ALL`].
+    Wall(u8),
+}
+
+/// One remembered contact and the impulse it ended the last step with.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct RememberedContact {
+    /// The first body.
+    pub a: Entity,
+    /// What it touches.
+    pub b: ContactPartner,
+    /// Accumulated normal impulse, ≥ 0.
+    pub impulse: f64,
+}
+
+/// The slow contacts of the last step, keyed by their entities: the contact solver's warm
+/// start and what tells a pressing pair from a new impact. The plugin reads it at the
+/// start of every step and writes it at the end, so it is part of the world's state: a
+/// rollback (bevy_ggrs, lightyear) that restores the bodies' components must restore this
+/// resource too to re-simulate bit for bit. `Reflect` and serde make it saveable.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// use bevy_circle_collide::ContactMemory;
+/// fn save(memory: Res<ContactMemory>) -> ContactMemory {
+///     memory.clone()
+/// }
+/// # App::new().add_systems(Update, |m: Res<ContactMemory>| { save(m); });
+/// ```
+#[derive(Resource, Reflect, Clone, Debug, Default, PartialEq)]
+#[reflect(Resource, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct ContactMemory {
+    /// The contacts, in the core's order (by the entities' bits).
+    pub contacts: Vec<RememberedContact>,
+}
+
+impl ContactMemory {
+    /// The core's form: entities become their bits, the core's body keys.
+    pub(crate) fn to_core(&self) -> CoreMemory {
+        CoreMemory::new(
+            (self.contacts.iter())
+                .filter_map(|c| {
+                    let b = match c.b {
+                        ContactPartner::Body(e) => Partner::Body(e.to_bits()),
+                        ContactPartner::Wall(w) => Partner::Wall(*Wall::ALL.get(usize::from(w))?),
+                    };
+                    Some(KeptContact {
+                        a: c.a.to_bits(),
+                        b,
+                        impulse: c.impulse,
+                    })
+                })
+                .collect(),
+        )
+    }
+
+    /// Refills from the core's memory (whose keys are entity bits).
+    pub(crate) fn fill_from(&mut self, memory: &CoreMemory) {
+        self.contacts.clear();
+        self.contacts
+            .extend(memory.contacts().iter().filter_map(|c| {
+                let b = match c.b {
+                    Partner::Body(bits) => ContactPartner::Body(Entity::try_from_bits(bits)?),
+                    Partner::Wall(w) => {
+                        ContactPartner::Wall(Wall::ALL.iter().position(|x| *x == w)? as u8)
+                    }
+                };
+                Some(RememberedContact {
+                    a: Entity::try_from_bits(c.a)?,
+                    b,
+                    impulse: c.impulse,
+                })
+            }));
+    }
+}

@@ -1,0 +1,32 @@
+//! Sleep state of a body, kept on its entity.
+
+use bevy::prelude::*;
+
+/// Whether a body sleeps, and how long it has rested. Added with every
+/// [`CircleCollider`](crate::CircleCollider) and kept up to date by the plugin.
+///
+/// An island of touching bodies that all stay slower than the sleep speed
+/// ([`CircleCollideConfig::sleep_speed`](crate::CircleCollideConfig::sleep_speed)) for
+/// [`time_to_sleep`](crate::CircleCollideConfig::time_to_sleep) falls asleep: its bodies
+/// stop, are simulated as static and cost almost nothing. A sleeping body wakes, with its
+/// island, when an awake body touches it or is about to hit it, when the game changes its
+/// `Transform` or [`Velocity`](crate::Velocity), when the game sets `sleeping` to `false`,
+/// or when the [`CircleCollideConfig`](crate::CircleCollideConfig) changes.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// use bevy_circle_collide::prelude::*;
+/// fn count_sleepers(bodies: Query<&SleepState>) -> usize {
+///     bodies.iter().filter(|s| s.sleeping).count()
+/// }
+/// # App::new().add_systems(Update, |q: Query<&SleepState>| { count_sleepers(q); });
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct SleepState {
+    /// The body sleeps.
+    pub sleeping: bool,
+    /// Seconds the body has rested (touching something, slower than the sleep speed).
+    pub rest_time: f32,
+}
