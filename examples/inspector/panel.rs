@@ -182,7 +182,18 @@ fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
                 ui.add(egui::Slider::new(&mut c.separation_iterations, 0..=32));
                 ui.end_row();
                 ui.label("contact passes");
-                ui.add(egui::Slider::new(&mut c.contact_iterations, 0..=32));
+                ui.add(egui::Slider::new(&mut c.contact_iterations, 0..=64));
+                ui.end_row();
+                ui.label("sleeping");
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut c.sleep, "");
+                    ui.label("after (s)");
+                    ui.add(
+                        egui::DragValue::new(&mut c.time_to_sleep)
+                            .speed(0.05)
+                            .range(0.0..=10.0),
+                    );
+                });
                 ui.end_row();
                 ui.label("shock propagation");
                 ui.checkbox(&mut c.shock_propagation, "");
@@ -193,7 +204,7 @@ fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
                 ui.label("resting speed");
                 ui.horizontal(|ui| {
                     let mut auto = c.resting_speed.is_none();
-                    if ui.checkbox(&mut auto, "auto (2|g|dt)").changed() {
+                    if ui.checkbox(&mut auto, "auto").changed() {
                         c.resting_speed = if auto { None } else { Some(0.3) };
                     }
                     if let Some(s) = &mut c.resting_speed {
@@ -425,6 +436,8 @@ fn stats_section(ui: &mut egui::Ui, d: &CollisionDiagnostics, history: &History)
                     ),
                     ("candidate pairs", d.candidate_pairs.to_string()),
                     ("contacts", d.contacts.to_string()),
+                    ("solver contacts", d.solver_contacts.to_string()),
+                    ("sleeping", d.sleeping.to_string()),
                     (
                         "impacts / step (resting)",
                         format!("{} ({})", d.impacts, d.resting_impacts),

@@ -8,7 +8,6 @@ use crate::config::CircleCollideConfig;
 use crate::contacts::ContactMemory;
 use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
-use bevy::ecs::system::SystemChangeTick;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use circle_collide_core::glam::DVec2;
@@ -26,10 +25,10 @@ crate::schedule::phase_plugin!(
 pub(crate) type BodyQuery<'a> = (
     Entity,
     &'a CircleCollider,
-    Ref<'a, Velocity>,
+    &'a Velocity,
     &'a Mass,
     Option<&'a Restitution>,
-    Ref<'a, Transform>,
+    &'a Transform,
     Has<CollisionEventsEnabled>,
     Option<&'a CollisionLayers>,
     Has<Sensor>,
@@ -40,9 +39,9 @@ pub(crate) type BodyQuery<'a> = (
 ///
 /// Bodies are added in the core's [canonical order](circle_collide_core::order), keyed by
 /// their entity, so results depend neither on spawn order nor on ECS iteration order. The
-/// remembered contacts come from the [`ContactMemory`] resource. A sleeping body whose
-/// `Transform` or `Velocity` the game changed since the last step wakes; so does every
-/// body when the [`CircleCollideConfig`] changed.
+/// remembered contacts come from the [`ContactMemory`] resource. A sleeping body the
+/// game moved or gave a velocity wakes; so does every body when the
+/// [`CircleCollideConfig`] changed.
 ///
 /// Invalid input is repaired or skipped as [`BodyDesc::sanitize`] documents, with one
 /// warning per entity and kind of problem.
@@ -54,7 +53,6 @@ pub(crate) fn integrate(
     mut world: ResMut<CircleCollideWorld>,
     bodies: Query<BodyQuery>,
     ignored: Query<(Entity, &IgnoredCollisions)>,
-    ticks: SystemChangeTick,
 ) {
     let start = std::time::Instant::now();
     let world = &mut *world;
@@ -67,7 +65,6 @@ pub(crate) fn integrate(
     world.sim.reserve_bodies(count);
     let density = config.effective_density();
     let wake_all = config.is_changed();
-    let since = world.written_tick;
     let mut gathered = std::mem::take(&mut world.gathered);
     gathered.clear();
     gathered.reserve(count);
@@ -97,12 +94,9 @@ pub(crate) fn integrate(
             }
         };
         let sleep = sleep.copied().unwrap_or_default();
-        let touched = velocity
-            .last_changed()
-            .is_newer_than(since, ticks.this_run())
-            || transform
-                .last_changed()
-                .is_newer_than(since, ticks.this_run());
+        // The game moved a sleeping body or gave it a speed: it wakes.
+        let touched = sleep.sleeping
+            && (velocity.0 != Vec2::ZERO || transform.translation.truncate() != sleep.position);
         let desc = BodyDesc {
             position: DVec2::new(
                 f64::from(transform.translation.x),

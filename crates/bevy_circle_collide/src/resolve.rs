@@ -8,7 +8,6 @@ use crate::diagnostics::CollisionDiagnostics;
 use crate::events::{CollisionEvent, CollisionHit, CollisionTarget};
 use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
-use bevy::ecs::system::SystemChangeTick;
 use bevy::prelude::*;
 use circle_collide_core::{Impact, Other};
 
@@ -42,7 +41,6 @@ pub(crate) fn resolve(
     mut diagnostics: ResMut<CollisionDiagnostics>,
     mut memory: ResMut<ContactMemory>,
     mut bodies: Query<WriteBack, With<CircleCollider>>,
-    ticks: SystemChangeTick,
     mut writer: MessageWriter<CollisionEvent>,
     mut commands: Commands,
     mut degraded: Local<DegradedSteps>,
@@ -70,14 +68,14 @@ pub(crate) fn resolve(
         }
         velocity.set_if_neq(Velocity(v));
         if let Some(mut sleep) = sleep {
+            let sleeping = b.is_sleeping(i);
             sleep.set_if_neq(SleepState {
-                sleeping: b.is_sleeping(i),
+                sleeping,
                 rest_time: b.rest_time(i) as f32,
+                position: if sleeping { p } else { Vec2::ZERO },
             });
         }
     }
-    // Later changes to these components are the game's.
-    world.written_tick = ticks.this_run();
     memory.fill_from(world.sim.contact_memory());
     let step = diagnostics.step;
     for impact in world.sim.impacts() {

@@ -9,9 +9,11 @@ use bevy::prelude::*;
 /// ([`CircleCollideConfig::sleep_speed`](crate::CircleCollideConfig::sleep_speed)) for
 /// [`time_to_sleep`](crate::CircleCollideConfig::time_to_sleep) falls asleep: its bodies
 /// stop, are simulated as static and cost almost nothing. A sleeping body wakes, with its
-/// island, when an awake body touches it or is about to hit it, when the game changes its
-/// `Transform` or [`Velocity`](crate::Velocity), when the game sets `sleeping` to `false`,
-/// or when the [`CircleCollideConfig`](crate::CircleCollideConfig) changes.
+/// island, when an awake body touches it or is about to hit it, when the game gives it a
+/// [`Velocity`](crate::Velocity) or moves its `Transform` away from
+/// [`position`](Self::position), when the game sets `sleeping` to `false`, or when the
+/// [`CircleCollideConfig`](crate::CircleCollideConfig) changes. Waking compares values,
+/// not change ticks, so a rollback that restores the components re-simulates exactly.
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -27,6 +29,9 @@ use bevy::prelude::*;
 pub struct SleepState {
     /// The body sleeps.
     pub sleeping: bool,
-    /// Seconds the body has rested (touching something, slower than the sleep speed).
+    /// Seconds the body has rested (held by the contact solver, slower than the sleep
+    /// speed).
     pub rest_time: f32,
+    /// Where the body sleeps (meaningful while `sleeping`).
+    pub position: Vec2,
 }

@@ -34,9 +34,6 @@ pub struct CircleCollideWorld {
         bool,
         circle_collide_core::InputIssues,
     )>,
-    /// When the resolve phase last wrote the bodies back: a later change to a
-    /// `Transform` or `Velocity` is the game's (and wakes a sleeping body).
-    pub(crate) written_tick: bevy::ecs::change_detection::Tick,
 }
 
 impl Default for CircleCollideWorld {
@@ -52,7 +49,6 @@ impl Default for CircleCollideWorld {
             skipped: 0,
             phase_seconds: [0.0; 5],
             gathered: Vec::new(),
-            written_tick: Default::default(),
         }
     }
 }

@@ -105,6 +105,51 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
     }
 }
 
+/// The crowd's steering: before every fixed step, each dynamic circle's velocity becomes
+/// `speed` toward `centre` (the engine's own velocity component).
+pub fn steer(app: &mut App, engine: Engine, centre: Vec2, speed: f32) {
+    let toward = move |p: Vec3| (centre - p.truncate()).normalize_or_zero() * speed;
+    match engine {
+        Engine::Ours => {
+            use bevy_circle_collide::prelude::*;
+            app.add_systems(
+                FixedPreUpdate,
+                move |mut q: Query<(&Transform, &mut Velocity), With<CircleCollider>>| {
+                    for (t, mut v) in &mut q {
+                        v.0 = toward(t.translation);
+                    }
+                },
+            );
+        }
+        Engine::Avian => {
+            use avian2d::prelude::*;
+            app.add_systems(
+                FixedPreUpdate,
+                move |mut q: Query<(&RigidBody, &Transform, &mut LinearVelocity)>| {
+                    for (body, t, mut v) in &mut q {
+                        if body.is_dynamic() {
+                            v.0 = toward(t.translation);
+                        }
+                    }
+                },
+            );
+        }
+        Engine::Rapier => {
+            use bevy_rapier2d::prelude::*;
+            app.add_systems(
+                FixedPreUpdate,
+                move |mut q: Query<(&RigidBody, &Transform, &mut Velocity)>| {
+                    for (body, t, mut v) in &mut q {
+                        if *body == RigidBody::Dynamic {
+                            v.linear = toward(t.translation);
+                        }
+                    }
+                },
+            );
+        }
+    }
+}
+
 /// Settings that need the engine's own startup to have run.
 pub fn after_startup(app: &mut App, engine: Engine, gravity: Vec2) {
     if engine == Engine::Rapier {

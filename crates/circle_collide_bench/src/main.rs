@@ -3,8 +3,12 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile --n N --steps S [--threads T]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd --n N --steps S [--threads T]
 //! ```
+//!
+//! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
+//! the gas construction at rest steered toward the centre at 4 units/s before every step
+//! (each engine's velocity component is set in `FixedPreUpdate`).
 //!
 //! The scene's bodies come from `circle_collide_core::scenes` for all three engines. Peers
 //! get the scene's restitution with the `Max` combine rule and zero friction with `Min`,
@@ -72,7 +76,9 @@ fn main() {
     let scene = match args.scene.as_str() {
         "gas" => scenes::gas(args.n, 0.3, 10.0),
         "pile" => scenes::pile(args.n),
-        other => panic!("unknown scene {other}: gas or pile"),
+        "lattice" => scenes::lattice_pile(args.n),
+        "crowd" => scenes::crowd(args.n, 0.3),
+        other => panic!("unknown scene {other}: gas, pile, lattice or crowd"),
     };
     let step = Time::<Fixed>::from_hz(60.0).timestep();
     let mut app = App::new();
@@ -84,6 +90,10 @@ fn main() {
     .insert_resource(TimeUpdateStrategy::ManualDuration(step));
     measure::trace_memory("scene built");
     engines::add(&mut app, args.engine, &scene);
+    if args.scene == "crowd" {
+        let centre = Vec2::splat(0.5 * scenes::gas_side(args.n, 0.3) as f32);
+        engines::steer(&mut app, args.engine, centre, scenes::CROWD_SPEED as f32);
+    }
     measure::trace_memory("spawned");
     // The engines hold their own copies now: free the scene's body list (all engines alike).
     let config = scene.config.clone();
@@ -99,10 +109,22 @@ fn main() {
     let start_energy = measure::snapshot(&mut app, args.engine).kinetic_energy;
     let mut times = Vec::with_capacity(args.steps);
     let mut phases = Vec::with_capacity(args.steps);
-    for _ in 0..args.steps {
+    // Settled (design §5): KE ≤ 1e-6 N m g r and staying there; the snapshot is `Σ v²`,
+    // so the threshold is 2 × 1e-6 N g r.
+    let settle_below = 2e-6 * args.n as f64 * 9.81 * scenes::RADIUS;
+    let mut settled_at = None;
+    for step in 1..=args.steps {
         let t = std::time::Instant::now();
         app.update();
         times.push(t.elapsed().as_secs_f64() * 1e3);
+        if config.gravity != bevy_circle_collide::core::glam::DVec2::ZERO {
+            let ke = measure::snapshot(&mut app, args.engine).kinetic_energy;
+            match (settled_at, ke <= settle_below) {
+                (None, true) => settled_at = Some(step),
+                (Some(_), false) => settled_at = None,
+                _ => {}
+            }
+        }
         if let Some(d) = app
             .world()
             .get_resource::<bevy_circle_collide::CollisionDiagnostics>()
@@ -126,6 +148,8 @@ fn main() {
         threads: args.threads,
         times: &times,
         ke_ratio: (start_energy > 0.0).then(|| end.kinetic_energy / start_energy),
+        ke_end: 0.5 * scenes::MASS * end.kinetic_energy,
+        settled_at_s: settled_at.map(|s| s as f64 / 60.0),
         max_overlap_over_r: measure::deepest_overlap(&end.circles) / scenes::RADIUS as f32,
         escaped: measure::escaped(&end.circles, arena.min.as_vec2(), arena.max.as_vec2()),
         peak_rss_kb,

@@ -101,6 +101,11 @@ pub struct Report<'a> {
     pub threads: usize,
     pub times: &'a [f64],
     pub ke_ratio: Option<f64>,
+    /// Kinetic energy at the end (scene masses).
+    pub ke_end: f64,
+    /// Simulated seconds after which the kinetic energy stayed below the settle
+    /// threshold (scenes with gravity), if it did.
+    pub settled_at_s: Option<f64>,
     pub max_overlap_over_r: f32,
     pub escaped: usize,
     /// Peak resident set size in kB, read when the steps were done (before the runner's
@@ -115,6 +120,13 @@ impl Report<'_> {
         sorted.sort_by(f64::total_cmp);
         let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
         let mean = self.times.iter().sum::<f64>() / self.times.len().max(1) as f64;
+        let mut late = self.times[self.times.len() / 2..].to_vec();
+        late.sort_by(f64::total_cmp);
+        let late_median = late.get(late.len() / 2).copied().unwrap_or(0.0);
+        let worst = self.times.iter().copied().fold(0.0, f64::max);
+        let settled = self
+            .settled_at_s
+            .map_or("null".to_string(), |s| format!("{s:.3}"));
         let engine = match self.engine {
             Engine::Ours => "ours",
             Engine::Avian => "avian",
@@ -127,8 +139,14 @@ impl Report<'_> {
             .peak_rss_kb
             .map_or("null".to_string(), |k| k.to_string());
         format!(
-            "{{\"engine\":\"{engine}\",\"scene\":\"{}\",\"n\":{},\"steps\":{},\"threads\":{},\"ms_per_step_median\":{median:.4},\"ms_per_step_mean\":{mean:.4},\"ke_ratio\":{ke},\"max_overlap_over_r\":{:.5},\"escaped\":{},\"peak_rss_kb\":{rss}}}",
-            self.scene, self.n, self.steps, self.threads, self.max_overlap_over_r, self.escaped
+            "{{\"engine\":\"{engine}\",\"scene\":\"{}\",\"n\":{},\"steps\":{},\"threads\":{},\"ms_per_step_median\":{median:.4},\"ms_per_step_mean\":{mean:.4},\"ms_late_median\":{late_median:.4},\"ms_worst\":{worst:.4},\"ke_end\":{:.6e},\"settled_at_s\":{settled},\"ke_ratio\":{ke},\"max_overlap_over_r\":{:.5},\"escaped\":{},\"peak_rss_kb\":{rss}}}",
+            self.scene,
+            self.n,
+            self.steps,
+            self.threads,
+            self.ke_end,
+            self.max_overlap_over_r,
+            self.escaped
         )
     }
 }

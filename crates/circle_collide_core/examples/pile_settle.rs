@@ -19,7 +19,9 @@ fn main() {
     let seconds: usize = args
         .next()
         .map_or(10, |s| s.parse().expect("seconds to simulate"));
-    // PILE=lattice runs the perfect-lattice variant; VERBOSE=1 prints twice a second.
+    // PILE=lattice runs the perfect-lattice variant; VERBOSE=1 prints twice a second;
+    // SHOCK=0/1, ITER=n and RS=speed override the shock pass, the contact passes and the
+    // resting speed.
     let scene = match std::env::var("PILE").as_deref() {
         Ok("lattice") => scenes::lattice_pile(n),
         _ => scenes::pile(n),
@@ -61,23 +63,6 @@ fn main() {
                 s.overlaps_fixed,
                 s.overlaps_left
             );
-            let rs = sim.resting_speed();
-            let speeds: Vec<f64> = sim.bodies().velocities().map(|v| v.length()).collect();
-            let fast = speeds.iter().filter(|&&v| v > rs).count();
-            let top = speeds.iter().copied().fold(0.0, f64::max);
-            let slow_time = (0..sim.bodies().len())
-                .filter(|&i| sim.bodies().rest_time(i) > 0.0)
-                .count();
-            println!("   faster than resting {fast}, fastest {top:.3}, resting bodies {slow_time}");
-            let mut idx: Vec<usize> = (0..speeds.len()).collect();
-            idx.sort_by(|&a, &b| speeds[b].total_cmp(&speeds[a]));
-            for &i in idx.iter().take(4) {
-                println!(
-                    "      body {i} at {:.3} v {:.3}",
-                    sim.bodies().position(i),
-                    sim.bodies().velocity(i)
-                );
-            }
         }
         match (settled_at, ke < threshold) {
             (None, true) => settled_at = Some(step),

@@ -1,0 +1,169 @@
+//! Results depend neither on spawn order nor on ECS order, and a world restored from its
+//! components and its `ContactMemory` re-simulates bit for bit (what a rollback needs).
+
+mod common;
+use bevy::prelude::*;
+use bevy_circle_collide::core::scenes;
+use bevy_circle_collide::prelude::*;
+use common::*;
+
+/// Every body's bits, in scene order: position, velocity, sleep state.
+fn state(app: &App, ids: &[Entity]) -> Vec<(u32, u32, u32, u32, bool, u32)> {
+    ids.iter()
+        .map(|&e| {
+            let (p, v) = (pos(app, e), vel(app, e));
+            let s = *app.world().get::<SleepState>(e).unwrap();
+            let bits = |x: f32| x.to_bits();
+            (
+                bits(p.x),
+                bits(p.y),
+                bits(v.x),
+                bits(v.y),
+                s.sleeping,
+                bits(s.rest_time),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_pile_spawned_in_reverse_order_ends_bit_identical() {
+    // The jittered pile, and the crowd steered every frame (no gravity, pressing).
+    for crowd in [false, true] {
+        let n = 600;
+        let mut scene = if crowd {
+            scenes::crowd(n, 0.3)
+        } else {
+            scenes::pile(n)
+        };
+        let run = |scene: &scenes::Scene| {
+            let mut app = app();
+            let ids = spawn_scene(&mut app, scene);
+            let centre = Vec2::splat(0.5 * scenes::gas_side(n, 0.3) as f32);
+            for _ in 0..300 {
+                if crowd {
+                    for &e in &ids {
+                        let to = centre - pos(&app, e);
+                        app.world_mut().get_mut::<Velocity>(e).unwrap().0 =
+                            to.normalize_or_zero() * scenes::CROWD_SPEED as f32;
+                    }
+                }
+                steps(&mut app, 1);
+            }
+            assert_eq!(app.world().resource::<CollisionDiagnostics>().fallbacks, 0);
+            state(&app, &ids)
+        };
+        let forward = run(&scene);
+        scene.bodies.reverse();
+        let mut backward = run(&scene);
+        backward.reverse();
+        let differ = forward
+            .iter()
+            .zip(&backward)
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(differ, 0, "crowd {crowd}: {differ} of {n} bodies differ");
+    }
+}
+
+/// What a rollback restores: each body's components, and the contact memory.
+fn restore(
+    app: &mut App,
+    ids: &[Entity],
+    saved: &[(Transform, Velocity, SleepState)],
+    memory: ContactMemory,
+) {
+    for (&e, (t, v, s)) in ids.iter().zip(saved) {
+        let mut entity = app.world_mut().entity_mut(e);
+        *entity.get_mut::<Transform>().unwrap() = *t;
+        *entity.get_mut::<Velocity>().unwrap() = *v;
+        *entity.get_mut::<SleepState>().unwrap() = *s;
+    }
+    *app.world_mut().resource_mut::<ContactMemory>() = memory;
+}
+
+#[test]
+fn restoring_the_components_and_the_contact_memory_resimulates_bit_for_bit() {
+    let scene = scenes::pile(400);
+    let mut app = app();
+    let ids = spawn_scene(&mut app, &scene);
+    steps(&mut app, 90); // landed, contacts warm
+    // Save what a rollback saves: the bodies' components and the contact memory.
+    let saved: Vec<(Transform, Velocity, SleepState)> = ids
+        .iter()
+        .map(|&e| {
+            let w = app.world();
+            (
+                *w.get::<Transform>(e).unwrap(),
+                *w.get::<Velocity>(e).unwrap(),
+                *w.get::<SleepState>(e).unwrap(),
+            )
+        })
+        .collect();
+    let memory = app.world().resource::<ContactMemory>().clone();
+    assert!(
+        memory.contacts.len() > 400,
+        "{} contacts",
+        memory.contacts.len()
+    );
+    steps(&mut app, 60);
+    let first = state(&app, &ids);
+    // Roll back and re-simulate.
+    restore(&mut app, &ids, &saved, memory.clone());
+    steps(&mut app, 60);
+    assert_eq!(state(&app, &ids), first, "re-simulation differs");
+    // Without the memory the warm start is lost and the run differs: it is state.
+    restore(&mut app, &ids, &saved, ContactMemory::default());
+    steps(&mut app, 60);
+    assert_ne!(state(&app, &ids), first, "the memory made no difference");
+}
+
+#[test]
+fn the_contact_memory_round_trips_through_ron() {
+    let scene = scenes::pile(200);
+    let mut app = app();
+    spawn_scene(&mut app, &scene);
+    steps(&mut app, 60);
+    let memory = app.world().resource::<ContactMemory>().clone();
+    assert!(!memory.contacts.is_empty());
+    let text = ron::to_string(&memory).unwrap();
+    let back: ContactMemory = ron::from_str(&text).unwrap();
+    assert_eq!(back, memory);
+}
+
+#[test]
+fn a_sleeping_body_wakes_when_the_game_moves_it() {
+    let mut app = app();
+    {
+        let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
+        config.gravity = Vec2::new(0.0, -9.81);
+        config.arena = Some(ArenaConfig {
+            min: Vec2::ZERO,
+            max: Vec2::splat(10.0),
+            restitution: 0.0,
+        });
+    }
+    let low = spawn(&mut app, Vec2::new(5.0, 0.5), Vec2::ZERO, 0.5, Mass::Auto);
+    let high = spawn(&mut app, Vec2::new(5.0, 1.5), Vec2::ZERO, 0.5, Mass::Auto);
+    steps(&mut app, 120);
+    let asleep = |app: &App, e: Entity| app.world().get::<SleepState>(e).unwrap().sleeping;
+    assert!(
+        asleep(&app, low) && asleep(&app, high),
+        "the stack fell asleep"
+    );
+    assert_eq!(app.world().resource::<CollisionDiagnostics>().sleeping, 2);
+    // Asleep, nothing is written back: the transforms are not even marked changed.
+    steps(&mut app, 10);
+    assert!(asleep(&app, high));
+    // The game kicks the top ball sideways: it wakes and moves, and so does its island.
+    app.world_mut().get_mut::<Velocity>(high).unwrap().0 = Vec2::new(3.0, 0.0);
+    steps(&mut app, 1);
+    assert!(!asleep(&app, high) && !asleep(&app, low));
+    assert!(vel(&app, high).x > 2.9, "{}", vel(&app, high));
+    steps(&mut app, 30);
+    assert!(
+        pos(&app, high).x > 5.5,
+        "it rolled off: {}",
+        pos(&app, high)
+    );
+}
