@@ -13,8 +13,14 @@ mkdir -p "$out"
 need=()
 command -v xvfb-run >/dev/null || need+=(xvfb xauth)
 [ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || need+=(mesa-vulkan-drivers)
-for lib in libvulkan.so.1 libxkbcommon-x11.so.0 libXcursor.so.1 libXrandr.so.2 libXi.so.6 libX11-xcb.so.1; do
-    ldconfig -p | grep -q "$lib" || need+=(libvulkan1 libxkbcommon-x11-0 libxcursor1 libxrandr2 libxi6 libx11-xcb1)
+# The library listing is read once: `ldconfig -p | grep -q` under pipefail fails when
+# grep stops reading early (ldconfig gets SIGPIPE), which took a present library for a
+# missing one.
+libs=$(ldconfig -p)
+for pair in libvulkan.so.1:libvulkan1 libxkbcommon-x11.so.0:libxkbcommon-x11-0 \
+    libXcursor.so.1:libxcursor1 libXrandr.so.2:libxrandr2 libXi.so.6:libxi6 \
+    libX11-xcb.so.1:libx11-xcb1; do
+    grep -qF "${pair%%:*}" <<< "$libs" || need+=("${pair##*:}")
 done
 if [ ${#need[@]} -gt 0 ]; then
     echo "installing: ${need[*]}"

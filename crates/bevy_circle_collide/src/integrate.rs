@@ -119,10 +119,13 @@ pub(crate) fn integrate(
         gathered.push((desc, entity, opted_in, issues));
     }
     let descs: Vec<BodyDesc> = gathered.iter().map(|g| g.0).collect();
+    world.core_index.clear();
+    world.core_index.resize(gathered.len(), u32::MAX);
     for i in circle_collide_core::order::canonical_order(&descs) {
         let (desc, entity, opted_in, mut issues) = gathered[i as usize];
         match world.sim.add_body(desc) {
-            Ok((_, repaired)) => {
+            Ok((index, repaired)) => {
+                world.core_index[i as usize] = index;
                 issues |= repaired;
                 world.entities.push(entity);
                 world.opted_in.push(opted_in);

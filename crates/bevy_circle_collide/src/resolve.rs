@@ -13,9 +13,17 @@ use circle_collide_core::{Impact, Other};
 
 /// What the write-back changes on a body.
 type WriteBack<'a> = (
+    Entity,
     &'a mut Transform,
     &'a mut Velocity,
     Option<&'a mut SleepState>,
+);
+
+/// One body's write-back access.
+type WriteBackItem<'a> = (
+    Mut<'a, Transform>,
+    Mut<'a, Velocity>,
+    Option<Mut<'a, SleepState>>,
 );
 
 fn vec2(v: circle_collide_core::glam::DVec2) -> Vec2 {
@@ -54,13 +62,7 @@ pub(crate) fn resolve(
         world.warn_once(entity, issue);
     }
     let b = world.sim.bodies();
-    // Bodies are in the core's canonical order, not the query's: look each one up.
-    for (i, entity) in world.entities.iter().enumerate() {
-        // The entity may have lost its collider between gather and write back only if a
-        // phase was replaced by user code; skip it then.
-        let Ok((mut transform, mut velocity, sleep)) = bodies.get_mut(*entity) else {
-            continue;
-        };
+    let write = |i: usize, (mut transform, mut velocity, sleep): WriteBackItem| {
         let (p, v) = (vec2(b.position(i)), vec2(b.velocity(i)));
         if transform.translation.truncate() != p {
             transform.translation.x = p.x;
@@ -74,6 +76,24 @@ pub(crate) fn resolve(
                 rest_time: b.rest_time(i) as f32,
                 position: if sleeping { p } else { Vec2::ZERO },
             });
+        }
+    };
+    // The query yields the bodies in the order the gather met them (unless a phase
+    // replaced by user code changed the world): walk it and read each body's core index.
+    let gathered = &world.gathered;
+    let same_order = bodies.iter().len() == gathered.len()
+        && bodies.iter().zip(gathered).all(|((e, ..), g)| e == g.1);
+    if same_order {
+        for ((_, transform, velocity, sleep), &i) in bodies.iter_mut().zip(&world.core_index) {
+            if i != u32::MAX {
+                write(i as usize, (transform, velocity, sleep));
+            }
+        }
+    } else {
+        for (i, entity) in world.entities.iter().enumerate() {
+            if let Ok((_, transform, velocity, sleep)) = bodies.get_mut(*entity) {
+                write(i, (transform, velocity, sleep));
+            }
         }
     }
     memory.fill_from(world.sim.contact_memory());

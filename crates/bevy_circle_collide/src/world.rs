@@ -27,7 +27,11 @@ pub struct CircleCollideWorld {
     pub(crate) warned: HashSet<(Entity, u8)>,
     pub(crate) skipped: usize,
     pub(crate) phase_seconds: [f64; 5],
-    /// The gather's scratch: each body's description, entity, opt-in and problems.
+    /// For each body in query order (as gathered), its index in the core, or `u32::MAX`
+    /// if it was skipped: the write-back walks the query in the same order.
+    pub(crate) core_index: Vec<u32>,
+    /// The gather's scratch, in query order: each body's description, entity, opt-in and
+    /// problems.
     pub(crate) gathered: Vec<(
         circle_collide_core::BodyDesc,
         Entity,
@@ -49,6 +53,7 @@ impl Default for CircleCollideWorld {
             skipped: 0,
             phase_seconds: [0.0; 5],
             gathered: Vec::new(),
+            core_index: Vec::new(),
         }
     }
 }

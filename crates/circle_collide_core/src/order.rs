@@ -32,20 +32,56 @@ pub fn canonical_order(bodies: &[BodyDesc]) -> Vec<u32> {
         let middle = radii.len() / 2;
         4.0 * *radii.select_nth_unstable_by(middle, f64::total_cmp).1
     };
-    let row = |b: &BodyDesc| {
-        let y = (b.position.y / cell).floor();
-        if y.is_finite() { y as i64 } else { i64::MAX }
+    // Rows first, by a counting sort (each body's row is `floor(y / cell)`); then each
+    // row sorted by (x, y, key). A world spread over absurdly many rows, or with
+    // non-finite positions, takes one sort of the whole tuple instead.
+    let row_of = |b: &BodyDesc| (b.position.y / cell).floor();
+    let rows: Vec<f64> = bodies.iter().map(row_of).collect();
+    let (lo, hi) = rows
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &r| {
+            (lo.min(r), hi.max(r))
+        });
+    let tail = |i: usize| {
+        let b = &bodies[i];
+        let key = b.key.unwrap_or(i as u64);
+        (ordered(b.position.x), ordered(b.position.y), key, i as u32)
     };
-    let mut order: Vec<(i64, u32)> = (bodies.iter().enumerate())
-        .map(|(i, b)| (row(b), i as u32))
-        .collect();
-    let key = |i: u32| bodies[i as usize].key.unwrap_or(u64::from(i));
-    order.sort_unstable_by(|&(ra, a), &(rb, b)| {
-        let (pa, pb) = (bodies[a as usize].position, bodies[b as usize].position);
-        ra.cmp(&rb)
-            .then(pa.x.total_cmp(&pb.x))
-            .then(pa.y.total_cmp(&pb.y))
-            .then(key(a).cmp(&key(b)))
-    });
-    order.into_iter().map(|(_, i)| i).collect()
+    let spread = hi - lo;
+    if !(spread.is_finite() && spread <= 4.0 * bodies.len() as f64 + 64.0) {
+        let mut keyed: Vec<(u64, (u64, u64, u64, u32))> = (0..bodies.len())
+            .map(|i| (ordered(rows[i]), tail(i)))
+            .collect();
+        keyed.sort_unstable();
+        return keyed.into_iter().map(|k| k.1.3).collect();
+    }
+    let row_count = spread as usize + 1;
+    let mut starts = vec![0u32; row_count + 1];
+    for &r in &rows {
+        starts[(r - lo) as usize + 1] += 1;
+    }
+    for k in 1..=row_count {
+        starts[k] += starts[k - 1];
+    }
+    let mut next = starts.clone();
+    let mut keyed = vec![(0u64, 0u64, 0u64, 0u32); bodies.len()];
+    for (i, &r) in rows.iter().enumerate() {
+        let slot = &mut next[(r - lo) as usize];
+        keyed[*slot as usize] = tail(i);
+        *slot += 1;
+    }
+    for w in starts.windows(2) {
+        keyed[w[0] as usize..w[1] as usize].sort_unstable();
+    }
+    keyed.into_iter().map(|k| k.3).collect()
+}
+
+/// The bits of `x` mapped so that unsigned order is `f64::total_cmp`'s order.
+fn ordered(x: f64) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
 }
