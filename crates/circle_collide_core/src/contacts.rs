@@ -144,8 +144,6 @@ pub(crate) struct SolverContact {
     /// Height of the contact point against gravity (sort key of the shock pass).
     height: f64,
     /// Separation speed the contact should reach: 0 (kept general for the fallback and
-    /// the shock pass, which read it).
-    target: f64,
     /// Whether the contact is a pressing one closing faster than the resting speed.
     pressing_fast: bool,
     /// Closing speed at the start of the step.
@@ -266,7 +264,8 @@ impl Simulation {
 
     /// Lists the contacts of the solver: the slow narrow-phase contacts at the start of
     /// the step, with their warm starts; or, with `fallback`, every candidate pair
-    /// touching at the bodies' current positions, all with target 0 and no warm start.
+    /// touching at the bodies' current positions, with no warm start. Every contact's
+    /// target is not to close.
     fn gather_contacts(&mut self, fallback: bool) {
         let mut list = std::mem::take(&mut self.resting);
         let up = -self.config.gravity.normalize_or_zero();
@@ -279,14 +278,14 @@ impl Simulation {
                 self.memory.impulse(b.keys[a], partner)
             }
         };
-        // Slow or pressing: the solver's, with its target separation speed and whether
-        // it presses fast; else `None` (the event loop's).
+        // Slow or pressing: the solver's, with whether it presses fast (closes faster
+        // than the resting speed); else `None` (the event loop's).
         let classify = |closing: f64, warm: Option<f64>, e: f64| {
             let resting_speed = self.config.pair_resting_speed(self.resting_speed, e);
             if fallback || (closing <= resting_speed && resting_speed > 0.0) {
-                Some((0.0, false))
+                Some(false)
             } else if warm.is_some() && resting_speed > 0.0 {
-                Some((0.0, true))
+                Some(true)
             } else {
                 None
             }
@@ -302,16 +301,7 @@ impl Simulation {
                 let m = crate::manifold::manifold(p.pos, p.radius, q.pos, q.radius, (i, j));
                 if m.depth >= -slop * p.radius.min(q.radius) {
                     let closing = (p.vel - q.vel).dot(m.normal);
-                    list.push(contact(
-                        i,
-                        j,
-                        m.normal,
-                        m.point,
-                        up,
-                        closing,
-                        (0.0, false),
-                        0.0,
-                    ));
+                    list.push(contact(i, j, m.normal, m.point, up, closing, false, 0.0));
                 }
             }
         } else {
@@ -323,10 +313,19 @@ impl Simulation {
                 let closing = (b.hot[i].vel - b.hot[j].vel).dot(c.manifold.normal);
                 let warm = remembered(i, Partner::Body(b.keys[j]));
                 let e = combine.combine(b.restitution[i], b.restitution[j]);
-                if let Some(target) = classify(closing, warm, e) {
+                if let Some(pressing_fast) = classify(closing, warm, e) {
                     let (n, point) = (c.manifold.normal, c.manifold.point);
                     let warm = warm.unwrap_or(0.0);
-                    list.push(contact(c.a, c.b, n, point, up, closing, target, warm));
+                    list.push(contact(
+                        c.a,
+                        c.b,
+                        n,
+                        point,
+                        up,
+                        closing,
+                        pressing_fast,
+                        warm,
+                    ));
                 }
             }
         }
@@ -345,11 +344,12 @@ impl Simulation {
                     let n = wall.outward_normal();
                     let closing = h.vel.dot(n);
                     let warm = remembered(i, Partner::Wall(wall));
-                    if let Some(target) = classify(closing, warm, e) {
+                    if let Some(pressing_fast) = classify(closing, warm, e) {
                         let warm = warm.unwrap_or(0.0);
                         let point = arena.contact_point(wall, h.pos);
                         let code = wall_code(wall);
-                        list.push(contact(i as u32, code, n, point, up, closing, target, warm));
+                        let fast = pressing_fast;
+                        list.push(contact(i as u32, code, n, point, up, closing, fast, warm));
                     }
                 }
             }
@@ -455,7 +455,7 @@ impl Simulation {
         self.impacts[start..].sort_by_key(|i| (i.a, other_key(i.other)));
     }
 
-    /// One accumulated, clamped impulse on contact `k` towards its target separation speed.
+    /// One accumulated, clamped impulse on contact `k` so that it stops closing.
     fn contact_pass(&mut self, k: usize) {
         let c = self.resting[k];
         let (a, b) = (c.a as usize, c.b as usize);
@@ -472,7 +472,7 @@ impl Simulation {
             return;
         }
         let closing = (va - vb).dot(c.normal);
-        let total = (c.accumulated + (closing + c.target) / w).max(0.0);
+        let total = (c.accumulated + closing / w).max(0.0);
         self.apply_impulse(k, total - c.accumulated);
     }
 
@@ -487,7 +487,7 @@ impl Simulation {
         let wall = code_wall(c.b).is_some();
         let bodies = &mut self.bodies;
         let vb = if wall { DVec2::ZERO } else { bodies.hot[b].vel };
-        let closing = (bodies.hot[a].vel - vb).dot(c.normal) + c.target;
+        let closing = (bodies.hot[a].vel - vb).dot(c.normal);
         let lean = c.normal.dot(up).abs();
         if closing <= 0.0 || lean < 0.5 {
             return;
@@ -506,7 +506,7 @@ impl Simulation {
     }
 }
 
-/// A solver contact with its target and warm start.
+/// A solver contact with its warm start.
 #[allow(clippy::too_many_arguments)]
 fn contact(
     a: u32,
@@ -515,7 +515,7 @@ fn contact(
     point: DVec2,
     up: DVec2,
     closing: f64,
-    (target, pressing_fast): (f64, bool),
+    pressing_fast: bool,
     warm: f64,
 ) -> SolverContact {
     SolverContact {
@@ -523,7 +523,6 @@ fn contact(
         b,
         normal,
         height: up.dot(point),
-        target,
         pressing_fast,
         closing,
         point,

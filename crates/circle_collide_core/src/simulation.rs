@@ -245,11 +245,6 @@ impl Simulation {
         self.memory = memory;
     }
 
-    /// Takes the remembered contacts out, leaving none (saves a copy).
-    pub fn take_contact_memory(&mut self) -> crate::contacts::ContactMemory {
-        std::mem::take(&mut self.memory)
-    }
-
     /// The resting speed in force in the last step (see
     /// [`StepConfig::resting_speed`](crate::StepConfig::resting_speed)).
     pub fn resting_speed(&self) -> f64 {
