@@ -34,7 +34,7 @@ fn deeper_than_slop(b: &crate::bodies::Bodies, i: usize, j: usize, slop: f64) ->
 
 /// Whether bodies `i` and `j` touch, or come within `slop` times the smaller radius.
 #[inline]
-fn within_slop(b: &crate::bodies::Bodies, i: usize, j: usize, slop: f64) -> bool {
+pub(crate) fn within_slop(b: &crate::bodies::Bodies, i: usize, j: usize, slop: f64) -> bool {
     let (hi, hj) = (&b.hot[i], &b.hot[j]);
     let allowed = slop * hi.radius.min(hj.radius);
     manifold::overlaps(hi.pos, hi.radius + allowed, hj.pos, hj.radius)

@@ -12,7 +12,7 @@
 //! of touching awake bodies whose every rest time has reached `time_to_sleep` falls
 //! asleep.
 
-use crate::manifold;
+use crate::push_out::within_slop;
 use crate::simulation::Simulation;
 use crate::toi::time_of_impact;
 
@@ -36,12 +36,7 @@ impl Simulation {
             }
             let (p, q) = (&b.hot[sleeper], &b.hot[other]);
             let sigma = p.radius + q.radius;
-            let touching = manifold::overlaps(
-                p.pos,
-                p.radius + slop * p.radius.min(q.radius),
-                q.pos,
-                q.radius,
-            );
+            let touching = within_slop(b, sleeper, other, slop);
             let hits =
                 time_of_impact(q.pos - p.pos, q.vel - p.vel, sigma).is_some_and(|t| t <= self.dt);
             if touching || hits {
@@ -76,15 +71,7 @@ impl Simulation {
             self.grid.query(&self.bodies, k, false, |j| found.push(j));
             let b = &self.bodies;
             for &j in &found {
-                let (p, q) = (&b.hot[k], &b.hot[j]);
-                if q.sleeping()
-                    && manifold::overlaps(
-                        p.pos,
-                        p.radius + slop * p.radius.min(q.radius),
-                        q.pos,
-                        q.radius,
-                    )
-                {
+                if b.hot[j].sleeping() && within_slop(b, k, j, slop) {
                     seeds.push(j as u32);
                 }
             }
