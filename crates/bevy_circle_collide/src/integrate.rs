@@ -65,8 +65,11 @@ pub(crate) fn integrate(
     world.sim.reserve_bodies(count);
     let density = config.effective_density();
     let wake_all = config.is_changed();
+    let mut descs = std::mem::take(&mut world.gathered_descs);
     let mut gathered = std::mem::take(&mut world.gathered);
+    descs.clear();
     gathered.clear();
+    descs.reserve(count);
     gathered.reserve(count);
     for (
         entity,
@@ -116,14 +119,14 @@ pub(crate) fn integrate(
                 f64::from(sleep.rest_time)
             },
         };
-        gathered.push((desc, entity, opted_in, issues));
+        descs.push(desc);
+        gathered.push((entity, opted_in, issues));
     }
-    let descs: Vec<BodyDesc> = gathered.iter().map(|g| g.0).collect();
     world.core_index.clear();
     world.core_index.resize(gathered.len(), u32::MAX);
     for i in circle_collide_core::order::canonical_order(&descs) {
-        let (desc, entity, opted_in, mut issues) = gathered[i as usize];
-        match world.sim.add_body(desc) {
+        let (entity, opted_in, mut issues) = gathered[i as usize];
+        match world.sim.add_body(descs[i as usize]) {
             Ok((index, repaired)) => {
                 world.core_index[i as usize] = index;
                 issues |= repaired;
@@ -140,6 +143,7 @@ pub(crate) fn integrate(
         }
         world.warn_once(entity, issues);
     }
+    world.gathered_descs = descs;
     world.gathered = gathered;
     world.sim.set_contact_memory(memory.to_core());
     if !ignored.is_empty() {

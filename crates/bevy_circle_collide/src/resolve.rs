@@ -82,7 +82,7 @@ pub(crate) fn resolve(
     // replaced by user code changed the world): walk it and read each body's core index.
     let gathered = &world.gathered;
     let same_order = bodies.iter().len() == gathered.len()
-        && bodies.iter().zip(gathered).all(|((e, ..), g)| e == g.1);
+        && bodies.iter().zip(gathered).all(|((e, ..), g)| e == g.0);
     if same_order {
         for ((_, transform, velocity, sleep), &i) in bodies.iter_mut().zip(&world.core_index) {
             if i != u32::MAX {

@@ -30,14 +30,10 @@ pub struct CircleCollideWorld {
     /// For each body in query order (as gathered), its index in the core, or `u32::MAX`
     /// if it was skipped: the write-back walks the query in the same order.
     pub(crate) core_index: Vec<u32>,
-    /// The gather's scratch, in query order: each body's description, entity, opt-in and
-    /// problems.
-    pub(crate) gathered: Vec<(
-        circle_collide_core::BodyDesc,
-        Entity,
-        bool,
-        circle_collide_core::InputIssues,
-    )>,
+    /// The gather's scratch, in query order: each body's description, and its entity,
+    /// opt-in and problems (kept apart so the descriptions can be ordered in place).
+    pub(crate) gathered_descs: Vec<circle_collide_core::BodyDesc>,
+    pub(crate) gathered: Vec<(Entity, bool, circle_collide_core::InputIssues)>,
 }
 
 impl Default for CircleCollideWorld {
@@ -52,6 +48,7 @@ impl Default for CircleCollideWorld {
             warned: HashSet::default(),
             skipped: 0,
             phase_seconds: [0.0; 5],
+            gathered_descs: Vec::new(),
             gathered: Vec::new(),
             core_index: Vec::new(),
         }
