@@ -85,19 +85,26 @@ impl Simulation {
         let sleep = self.config.sleep;
         let speed = sleep.speed.unwrap_or(0.5 * self.min_radius);
         let b = &mut self.bodies;
-        let mut sleeping = 0;
+        let (mut sleeping, mut longest) = (0, 0.0f64);
         for (h, rest) in b.hot.iter().zip(&mut b.rest_time) {
             if h.sleeping() {
                 sleeping += 1;
             } else if h.inv_mass > 0.0 && !h.sensor() && h.in_solver() && h.vel.length() <= speed {
                 *rest += self.dt;
+                longest = longest.max(*rest);
             } else {
                 *rest = 0.0;
             }
         }
         self.stats.sleeping = sleeping;
-        // A NaN time to sleep never sleeps.
-        if !sleep.enabled || sleep.time_to_sleep.is_nan() || speed <= 0.0 {
+        // A NaN time to sleep never sleeps. An island sleeps only when all its bodies
+        // have rested long enough: if no awake body has, none can (a gas, a crowd on the
+        // move), and the islands need not be built.
+        if !sleep.enabled
+            || sleep.time_to_sleep.is_nan()
+            || longest < sleep.time_to_sleep
+            || speed <= 0.0
+        {
             return;
         }
         // Union–find over the touching pairs of awake dynamic bodies; each root keeps the
