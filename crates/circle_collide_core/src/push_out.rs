@@ -23,6 +23,11 @@ pub const PUSH_OUT_PASS_LIMIT: u32 = 16;
 /// and at least one in this many of them, were pushed.
 const RELIST_FRACTION: usize = 8;
 
+/// A large jam's pair list is made with every body's box widened by this fraction of
+/// its radius, and serves the following passes until a body has moved farther than
+/// `(JAM_MARGIN − slop) × the smallest radius` since: no unlisted pair can touch before.
+const JAM_MARGIN: f64 = 0.1;
+
 /// Whether bodies `i` and `j` may be pushed apart and overlap deeper than `slop` times
 /// the smaller radius.
 #[inline]
@@ -75,12 +80,16 @@ impl Simulation {
     /// only those can overlap now, including partners a push brought a body next to that
     /// its pairs never listed. When many bodies moved (at least one in
     /// [`RELIST_FRACTION`]), the pass lists every pair anew instead, from the grid
-    /// rebuilt at the current places. These passes go on while such a pair overlaps
+    /// rebuilt at the current places with every box widened by [`JAM_MARGIN`]; the
+    /// following passes take the pairs of the bodies they moved from that list
+    /// ([`JamList`]) for as long as no body has moved past the margin (a jam that
+    /// outgrows its list twice is listed anew each pass). These passes go on while such a pair overlaps
     /// deeper than the slop (or a pushed body sinks that deep into a wall), at most
     /// [`PUSH_OUT_PASS_LIMIT`] × the configured passes in all; pairs and wall contacts
     /// still that deep then are counted in
     /// [`StepStats::overlaps_left`](crate::StepStats::overlaps_left).
     pub(crate) fn push_out(&mut self, walls_moved: bool) {
+        self.jam.reset();
         let configured = self.config.separation_iterations.max(1);
         let mut moved = self.separate_pairs(Pass::First) > 0 || walls_moved;
         let mut pass = 1;
@@ -160,7 +169,17 @@ impl Simulation {
         let (slop, arena) = (self.config.overlap_slop, self.config.arena);
         let mut deep = (pushed.iter())
             .any(|&i| sunk_in_wall(arena.as_ref(), &self.bodies.hot[i as usize], slop));
-        if pushed.len() >= RELIST_FRACTION.max(self.bodies.len() / RELIST_FRACTION) {
+        if self.jam.is_listed()
+            && self
+                .jam
+                .moved_past(&self.bodies, &pushed, self.allowed_move())
+        {
+            self.jam.clear();
+            self.jam.outgrown += 1;
+        }
+        if self.jam.is_listed() {
+            deep |= self.touching_jam_pairs(&pushed);
+        } else if pushed.len() >= RELIST_FRACTION.max(self.bodies.len() / RELIST_FRACTION) {
             deep |= self.relist_touching_pairs();
         } else {
             deep |= self.query_pushed_neighbours(&pushed);
@@ -176,9 +195,23 @@ impl Simulation {
     /// the bodies' current places, which costs less than a query per pushed body. The
     /// active pairs are every pair touching now (within the slop); returns whether one
     /// overlaps deeper than the slop. The candidate pairs become this list.
+    ///
+    /// The boxes are widened by [`JAM_MARGIN`] for this listing, and the bodies' places
+    /// are kept: the next passes take their pairs from this list for as long as no body
+    /// has moved past the margin ([`touching_jam_pairs`](Self::touching_jam_pairs)).
     fn relist_touching_pairs(&mut self) -> bool {
+        // A jam that outgrew its list twice moves too much for one: list each pass.
+        let keep = self.jam.outgrown < 2;
+        let margin = self.bodies.margin;
+        if keep {
+            self.bodies.margin = margin.max(JAM_MARGIN);
+        }
         self.grid.rebuild(&self.bodies);
         self.collect_pairs();
+        self.bodies.margin = margin;
+        if keep {
+            self.jam.list(&self.bodies, &self.pairs);
+        }
         let slop = self.config.overlap_slop;
         let b = &self.bodies;
         let mut deep = false;
@@ -190,6 +223,30 @@ impl Simulation {
             }
         }
         deep
+    }
+
+    /// The active pairs are the pairs of the jam's list that have a body of `pushed` and
+    /// touch now (within the slop); returns whether one overlaps deeper than the slop.
+    fn touching_jam_pairs(&mut self, pushed: &[u32]) -> bool {
+        let slop = self.config.overlap_slop;
+        let b = &self.bodies;
+        let mut deep = false;
+        let (pairs, active) = (&self.pairs, &mut self.active);
+        self.jam.for_each_pair_of(pushed, |k| {
+            let (i, j) = pairs[k];
+            let (iu, ju) = (i as usize, j as usize);
+            if within_slop(b, iu, ju, slop) {
+                active.push((i, j));
+                deep |= deeper_than_slop(b, iu, ju, slop);
+            }
+        });
+        deep
+    }
+
+    /// How far a body may move from where the jam's list was made before the list may
+    /// miss a pair: `(JAM_MARGIN − slop) ×` the smallest dynamic radius.
+    fn allowed_move(&self) -> f64 {
+        (JAM_MARGIN - self.config.overlap_slop).max(0.0) * self.min_radius
     }
 
     /// Lists the bodies `pushed` in the grid at their new place and makes every
@@ -486,5 +543,105 @@ mod tests {
             assert!(sim.stats().overlaps_left > 0);
             assert!(sim.bodies().positions().all(|p| p.is_finite()));
         }
+    }
+}
+
+/// A large jam's pair list for the push-out's later passes: where each body stood when it
+/// was made, and for each body the indices of its pairs (in the candidate pairs).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct JamList {
+    listed_at: Vec<DVec2>,
+    /// `pairs_of[start[i]..start[i + 1]]`: indices of body `i`'s pairs.
+    start: Vec<u32>,
+    pairs_of: Vec<u32>,
+    /// Pass at which each pair was last taken (so a pair of two pushed bodies is taken
+    /// once per pass).
+    taken: Vec<u32>,
+    pass: u32,
+    /// How many times this push-out's list was outgrown (a body moved past its margin).
+    pub(crate) outgrown: u32,
+}
+
+impl JamList {
+    /// Forgets the list (the allocations are kept).
+    pub(crate) fn clear(&mut self) {
+        self.listed_at.clear();
+    }
+
+    /// Forgets the list and its count of outgrown lists: a new push-out.
+    pub(crate) fn reset(&mut self) {
+        self.clear();
+        self.outgrown = 0;
+    }
+
+    /// Whether a list is in force.
+    pub(crate) fn is_listed(&self) -> bool {
+        !self.listed_at.is_empty()
+    }
+
+    /// Makes the list of `pairs` (indexed by body), at the bodies' current places.
+    pub(crate) fn list(&mut self, bodies: &crate::bodies::Bodies, pairs: &[(u32, u32)]) {
+        let n = bodies.len();
+        self.listed_at.clear();
+        self.listed_at.extend(bodies.hot.iter().map(|h| h.pos));
+        self.start.clear();
+        self.start.resize(n + 1, 0);
+        for &(i, j) in pairs {
+            self.start[i as usize + 1] += 1;
+            self.start[j as usize + 1] += 1;
+        }
+        for i in 0..n {
+            self.start[i + 1] += self.start[i];
+        }
+        self.pairs_of.clear();
+        self.pairs_of.resize(self.start[n] as usize, 0);
+        let mut fill = std::mem::take(&mut self.taken);
+        fill.clear();
+        fill.extend_from_slice(&self.start[..n]);
+        for (k, &(i, j)) in pairs.iter().enumerate() {
+            for b in [i as usize, j as usize] {
+                self.pairs_of[fill[b] as usize] = k as u32;
+                fill[b] += 1;
+            }
+        }
+        fill.clear();
+        fill.resize(pairs.len(), 0);
+        self.taken = fill;
+        self.pass = 0;
+    }
+
+    /// Whether a body of `pushed` stands farther than `allowed` from where the list was
+    /// made. Only pushed bodies move during the push-out, and every one comes through
+    /// here, so checking them is checking all.
+    pub(crate) fn moved_past(
+        &self,
+        bodies: &crate::bodies::Bodies,
+        pushed: &[u32],
+        allowed: f64,
+    ) -> bool {
+        (pushed.iter()).any(|&i| {
+            let i = i as usize;
+            bodies.hot[i].pos.distance_squared(self.listed_at[i]) > allowed * allowed
+        })
+    }
+
+    /// Calls `f` once with the index of each listed pair that has a body of `pushed`.
+    pub(crate) fn for_each_pair_of(&mut self, pushed: &[u32], mut f: impl FnMut(usize)) {
+        self.pass += 1;
+        for &i in pushed {
+            let i = i as usize;
+            for &k in &self.pairs_of[self.start[i] as usize..self.start[i + 1] as usize] {
+                if self.taken[k as usize] != self.pass {
+                    self.taken[k as usize] = self.pass;
+                    f(k as usize);
+                }
+            }
+        }
+    }
+
+    /// Bytes of heap memory the list holds.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        use crate::simulation::capacity_bytes as cap;
+        cap(&self.listed_at) + cap(&self.start) + cap(&self.pairs_of) + cap(&self.taken)
     }
 }

@@ -78,6 +78,8 @@ pub struct Simulation {
     pub(crate) solver_pairs: Vec<(u32, u32)>,
     /// Velocities of the solver's bodies before it ran (its energy guard).
     pub(crate) solver_velocities: Vec<(u32, DVec2)>,
+    /// Scratch of the shock pass: (height, body, contact) of each support.
+    pub(crate) shock_order: Vec<(f64, u32, u32)>,
     /// Smallest radius of a dynamic, non-sensor body this step (scales the default
     /// resting speed); infinite if there is none.
     pub(crate) min_radius: f64,
@@ -106,6 +108,8 @@ pub struct Simulation {
     /// The pairs and bodies a jammed push-out pass works on.
     pub(crate) active: Vec<(u32, u32)>,
     pub(crate) active_bodies: Vec<u32>,
+    /// The pair list of a large jam, for the push-out's later passes.
+    pub(crate) jam: crate::push_out::JamList,
     /// Swept boxes, before the contact solver, of the bodies in resting contacts.
     pub(crate) contact_boxes: Vec<(u32, (DVec2, DVec2))>,
     /// Bodies whose path this step may come within the slop of a wall, in index order:
@@ -299,6 +303,7 @@ impl Simulation {
                     + cap(&self.pushed)
                     + cap(&self.active)
                     + cap(&self.active_bodies)
+                    + self.jam.heap_bytes()
                     + cap(&self.woken)
                     + cap(&self.island_parent)
                     + cap(&self.island_rest),
