@@ -103,7 +103,9 @@ pub struct CircleCollideConfig {
     /// impulses ([`ContactMemory`](crate::ContactMemory)). Default `16`.
     pub contact_iterations: u32,
     /// Under gravity, finish the contact solver with a bottom-up shock-propagation pass
-    /// (each supporting contact's upper body stops sinking). Default `true`.
+    /// (each body, lowest first, stops sinking into its supports) and a few more
+    /// passes, so deep piles hold their weight and irregular ones come to rest.
+    /// Default `true`.
     pub shock_propagation: bool,
     /// Whether islands of touching bodies that stay slow fall asleep (see
     /// [`SleepState`](crate::SleepState)). Default `true`.

@@ -27,6 +27,10 @@ fn main() {
     if let Some(rs) = args.next() {
         sim.config.resting_speed = Some(rs.parse().expect("resting speed"));
     }
+    // ITER=n overrides the contact solver's passes.
+    if let Some(k) = std::env::var("ITER").ok().and_then(|v| v.parse().ok()) {
+        sim.config.contact_iterations = k;
+    }
     let centre = DVec2::splat(0.5 * scenes::gas_side(n, 0.3));
     let (mut times, mut fallbacks, mut most_left, mut impacts, mut contacts) =
         (Vec::new(), 0, 0, 0, 0);

@@ -48,9 +48,10 @@ pub struct StepConfig {
     /// Sleeping: islands of touching bodies that stay slow fall asleep and cost almost
     /// nothing until woken. Default [`SleepConfig::default`].
     pub sleep: SleepConfig,
-    /// Under gravity, finish the contact solver with a bottom-up shock-propagation pass:
-    /// each supporting contact's upper body stops sinking (its vertical speed only), so
-    /// deep piles hold their weight. Default `true`.
+    /// Under gravity, finish the contact solver with a bottom-up shock-propagation pass
+    /// (each body, lowest first, stops sinking into its supports, which are held fixed)
+    /// and [`SETTLE_PASSES`](crate::contacts::SETTLE_PASSES) more passes, so deep piles
+    /// hold their weight and irregular ones come to rest. Default `true`.
     pub shock_propagation: bool,
     /// Speeds above this are clamped (direction kept) and reported. Default `1e5`.
     pub max_speed: f64,

@@ -20,9 +20,12 @@
 //! with, so support builds up across steps and a pile or a pressed crowd holds still
 //! without gravity's "bottom-up" too. Each contact's target is not to close. Under
 //! gravity a bottom-up *shock-propagation* pass follows
-//! ([`shock_propagation`](crate::StepConfig::shock_propagation)): each supporting
-//! contact, from the bottom up, stops its upper body from sinking (vertically only), so
-//! a deep pile holds its weight where a few passes alone would let it sink.
+//! ([`shock_propagation`](crate::StepConfig::shock_propagation)): body by body, lowest
+//! first, each body gets the smallest change of velocity that stops it sinking into its
+//! supports, which are held fixed, so a deep pile holds its weight where a few passes
+//! alone would let it sink. [`SETTLE_PASSES`] last passes then take out what the shock
+//! pass left closing between neighbours side by side; without them an irregular,
+//! frictionless pile keeps jostling and never sleeps.
 //!
 //! A pressing contact that closed faster than the resting speed, and whose impulse
 //! changed its closing speed by more than that, is reported as an [`Impact`] at `t = 0`
@@ -38,6 +41,12 @@ use crate::events::{Impact, Other};
 use crate::queue::{code_wall, wall_code};
 use crate::simulation::Simulation;
 use glam::DVec2;
+
+/// Gauss–Seidel passes over every contact after the shock-propagation pass (see the
+/// module docs). Measured on the jittered piles of 1000, 2000 and 3000 (DESIGN §5,
+/// `docs/contacts.md`): none left the piles jostling at 0.03–0.3 units/s for good; four
+/// let the 1000 and 2000 piles fall asleep at 6–7 s; eight were no better.
+pub const SETTLE_PASSES: u32 = 4;
 
 /// What a remembered contact's first body touches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -141,9 +150,6 @@ pub(crate) struct SolverContact {
     pub(crate) b: u32,
     /// Unit normal from `a` towards `b`.
     normal: DVec2,
-    /// Height of the contact point against gravity (sort key of the shock pass).
-    height: f64,
-    /// Separation speed the contact should reach: 0 (kept general for the fallback and
     /// Whether the contact is a pressing one closing faster than the resting speed.
     pressing_fast: bool,
     /// Closing speed at the start of the step.
@@ -268,7 +274,6 @@ impl Simulation {
     /// target is not to close.
     fn gather_contacts(&mut self, fallback: bool) {
         let mut list = std::mem::take(&mut self.resting);
-        let up = -self.config.gravity.normalize_or_zero();
         let combine = self.config.restitution_combine;
         let b = &self.bodies;
         let remembered = |a: usize, partner: Partner| {
@@ -301,7 +306,7 @@ impl Simulation {
                 let m = crate::manifold::manifold(p.pos, p.radius, q.pos, q.radius, (i, j));
                 if m.depth >= -slop * p.radius.min(q.radius) {
                     let closing = (p.vel - q.vel).dot(m.normal);
-                    list.push(contact(i, j, m.normal, m.point, up, closing, false, 0.0));
+                    list.push(contact(i, j, m.normal, m.point, closing, false, 0.0));
                 }
             }
         } else {
@@ -316,16 +321,7 @@ impl Simulation {
                 if let Some(pressing_fast) = classify(closing, warm, e) {
                     let (n, point) = (c.manifold.normal, c.manifold.point);
                     let warm = warm.unwrap_or(0.0);
-                    list.push(contact(
-                        c.a,
-                        c.b,
-                        n,
-                        point,
-                        up,
-                        closing,
-                        pressing_fast,
-                        warm,
-                    ));
+                    list.push(contact(c.a, c.b, n, point, closing, pressing_fast, warm));
                 }
             }
         }
@@ -349,7 +345,7 @@ impl Simulation {
                         let point = arena.contact_point(wall, h.pos);
                         let code = wall_code(wall);
                         let fast = pressing_fast;
-                        list.push(contact(i as u32, code, n, point, up, closing, fast, warm));
+                        list.push(contact(i as u32, code, n, point, closing, fast, warm));
                     }
                 }
             }
@@ -389,23 +385,104 @@ impl Simulation {
         }
     }
 
-    /// `passes` Gauss–Seidel passes, then, if configured, the shock-propagation pass.
+    /// `passes` Gauss–Seidel passes; then, if configured and under gravity, the
+    /// shock-propagation pass and [`SETTLE_PASSES`] more Gauss–Seidel passes.
     fn run_contact_passes(&mut self, passes: u32) {
         for _ in 0..passes {
-            for k in 0..self.resting.len() {
-                self.contact_pass(k);
-            }
+            self.gauss_seidel_pass();
         }
         let up = -self.config.gravity.normalize_or_zero();
         if self.config.shock_propagation && up != DVec2::ZERO {
-            self.resting.sort_by(|x, y| {
-                x.height
-                    .total_cmp(&y.height)
-                    .then((x.a, x.b).cmp(&(y.a, y.b)))
-            });
-            for k in 0..self.resting.len() {
-                self.shock_pass(k, up);
+            self.shock_by_body(up);
+            for _ in 0..SETTLE_PASSES {
+                self.gauss_seidel_pass();
             }
+        }
+    }
+
+    /// One Gauss–Seidel pass over every contact, in list order.
+    fn gauss_seidel_pass(&mut self) {
+        for k in 0..self.resting.len() {
+            self.contact_pass(k);
+        }
+    }
+
+    /// Bottom-up shock propagation by body: each dynamic body, lowest first, is given
+    /// the smallest change of velocity that stops it sinking into any of its supports
+    /// (contacts with a body lower than it, or a wall, whose normal leans at least 30°
+    /// from the horizontal), the supports' velocities held fixed. A body on two supports
+    /// is lifted straight up; on one slanted support it slides along it, as a
+    /// frictionless body does.
+    fn shock_by_body(&mut self, up: DVec2) {
+        let mut order = std::mem::take(&mut self.shock_order);
+        order.clear();
+        let hot = &self.bodies.hot;
+        for (k, c) in self.resting.iter().enumerate() {
+            let (a, b) = (c.a as usize, c.b as usize);
+            if c.normal.dot(up).abs() < 0.5 {
+                continue;
+            }
+            let upper = if code_wall(c.b).is_some() || up.dot(hot[a].pos) >= up.dot(hot[b].pos) {
+                a
+            } else {
+                b
+            };
+            if hot[upper].inv_mass > 0.0 {
+                order.push((up.dot(hot[upper].pos), upper as u32, k as u32));
+            }
+        }
+        order.sort_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+        let mut start = 0;
+        while start < order.len() {
+            let body = order[start].1;
+            let end = start + order[start..].iter().take_while(|o| o.1 == body).count();
+            self.lift_body(body as usize, &order[start..end]);
+            start = end;
+        }
+        self.shock_order = order;
+    }
+
+    /// Projects body `u`'s velocity so that it closes on none of `supports` (contact
+    /// indices), their other bodies held fixed: Gauss–Seidel passes over its supports
+    /// alone (exact for one). A body on more than eight supports (a large circle on small
+    /// ones) is lifted against its first eight, by contact order; the passes that follow
+    /// see to the others.
+    fn lift_body(&mut self, u: usize, supports: &[(f64, u32, u32)]) {
+        const MAX: usize = 8;
+        let mut normals = [DVec2::ZERO; MAX];
+        let mut floor = [0.0f64; MAX];
+        let mut lambda = [0.0f64; MAX];
+        let count = supports.len().min(MAX);
+        let hot = &self.bodies.hot;
+        for (s, &(_, _, k)) in supports[..count].iter().enumerate() {
+            let c = &self.resting[k as usize];
+            // Normal pointing from the support into `u`.
+            let (n, v_other) = match code_wall(c.b) {
+                Some(_) => (-c.normal, DVec2::ZERO),
+                None if c.a as usize == u => (-c.normal, hot[c.b as usize].vel),
+                None => (c.normal, hot[c.a as usize].vel),
+            };
+            normals[s] = n;
+            floor[s] = v_other.dot(n);
+        }
+        let v0 = hot[u].vel;
+        let mut v = v0;
+        for _ in 0..if count == 1 { 1 } else { 8 } {
+            for s in 0..count {
+                let gap = v.dot(normals[s]) - floor[s];
+                let next = (lambda[s] - gap).max(0.0);
+                v += normals[s] * (next - lambda[s]);
+                lambda[s] = next;
+            }
+        }
+        let h = &mut self.bodies.hot[u];
+        h.vel = v;
+        let m = 1.0 / h.inv_mass;
+        self.stats.external_impulse += (v - v0) * m;
+        // Kept as the supports' impulses, so the next step's warm start carries the
+        // support the shock gave and a deep pile's impulses build up over the steps.
+        for (s, &(_, _, k)) in supports[..count].iter().enumerate() {
+            self.resting[k as usize].accumulated += lambda[s] * m;
         }
     }
 
@@ -475,35 +552,6 @@ impl Simulation {
         let total = (c.accumulated + closing / w).max(0.0);
         self.apply_impulse(k, total - c.accumulated);
     }
-
-    /// Stops supporting contact `k` from closing by changing only its upper body's
-    /// speed along `up`. Contacts whose normal leans less than 60° from the horizontal
-    /// are side contacts, not support, and are left alone: correcting along a slanted
-    /// normal would kick the upper body sideways every step and keep an irregular,
-    /// frictionless pile sliding.
-    fn shock_pass(&mut self, k: usize, up: DVec2) {
-        let c = self.resting[k];
-        let (a, b) = (c.a as usize, c.b as usize);
-        let wall = code_wall(c.b).is_some();
-        let bodies = &mut self.bodies;
-        let vb = if wall { DVec2::ZERO } else { bodies.hot[b].vel };
-        let closing = (bodies.hot[a].vel - vb).dot(c.normal);
-        let lean = c.normal.dot(up).abs();
-        if closing <= 0.0 || lean < 0.5 {
-            return;
-        }
-        let upper = if wall || up.dot(bodies.hot[a].pos) >= up.dot(bodies.hot[b].pos) {
-            a
-        } else {
-            b
-        };
-        if bodies.hot[upper].inv_mass == 0.0 {
-            return;
-        }
-        let dv = up * (closing / lean);
-        bodies.hot[upper].vel += dv;
-        self.stats.external_impulse += dv / bodies.hot[upper].inv_mass;
-    }
 }
 
 /// A solver contact with its warm start.
@@ -513,7 +561,6 @@ fn contact(
     b: u32,
     normal: DVec2,
     point: DVec2,
-    up: DVec2,
     closing: f64,
     pressing_fast: bool,
     warm: f64,
@@ -522,7 +569,6 @@ fn contact(
         a,
         b,
         normal,
-        height: up.dot(point),
         pressing_fast,
         closing,
         point,

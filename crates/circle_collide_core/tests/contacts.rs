@@ -227,3 +227,38 @@ fn a_kinematic_pusher_squeezes_a_ball_against_the_wall_without_pumping_it() {
         "the first hit sends it off at (1 + e)·3: {fastest}"
     );
 }
+
+/// The standard jittered piles (design §5) of 1500 and 2000 land with no fallback and
+/// fall asleep entirely within 10 s of simulated time (7.1 s each when this was
+/// written; the peers' piles of 2000 sleep at 5–6 s), with no pair overlapping deeper
+/// than the slop; asleep, they stay put.
+#[test]
+fn the_jittered_piles_fall_asleep_within_ten_seconds_and_stay_put() {
+    for n in [1500, 2000] {
+        let mut sim = scenes::pile(n).simulation();
+        let mut asleep_at = None;
+        for step in 1..=600 {
+            sim.step(scenes::DT);
+            assert!(!sim.stats().fallback, "pile {n}: step {step} fell back");
+            if sim.stats().sleeping == n {
+                asleep_at = Some(step);
+                break;
+            }
+        }
+        assert!(asleep_at.is_some(), "pile {n} awake after 10 s: {:?}", sim.stats());
+        let before: Vec<DVec2> = sim.bodies().positions().collect();
+        sim.step(scenes::DT);
+        assert_eq!(sim.bodies().positions().collect::<Vec<_>>(), before);
+        assert_eq!(sim.stats().kinetic_energy, 0.0);
+        let b = sim.bodies();
+        let slop = sim.config.overlap_slop * scenes::RADIUS;
+        let mut deepest = f64::MIN;
+        for i in 0..n {
+            for j in i + 1..n {
+                let gap = b.position(i).distance(b.position(j)) - b.radius(i) - b.radius(j);
+                deepest = deepest.max(-gap);
+            }
+        }
+        assert!(deepest <= slop + 1e-12, "pile {n}: overlap {deepest}");
+    }
+}
