@@ -145,7 +145,10 @@ pub(crate) fn integrate(
     }
     world.gathered_descs = descs;
     world.gathered = gathered;
-    world.sim.set_contact_memory(memory.to_core());
+    if world.memory_written != Some(memory.last_changed()) {
+        // Restored by the game (a rollback) or never written by the plugin.
+        world.sim.set_contact_memory(memory.to_core());
+    }
     if !ignored.is_empty() {
         let index: HashMap<Entity, u32> = world
             .entities

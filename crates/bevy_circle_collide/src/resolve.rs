@@ -97,6 +97,7 @@ pub(crate) fn resolve(
         }
     }
     memory.fill_from(world.sim.contact_memory());
+    world.memory_written = Some(memory.last_changed());
     let step = diagnostics.step;
     for impact in world.sim.impacts() {
         if impact.resting && !config.report_resting_impacts {

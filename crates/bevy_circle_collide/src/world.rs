@@ -34,6 +34,10 @@ pub struct CircleCollideWorld {
     /// opt-in and problems (kept apart so the descriptions can be ordered in place).
     pub(crate) gathered_descs: Vec<circle_collide_core::BodyDesc>,
     pub(crate) gathered: Vec<(Entity, bool, circle_collide_core::InputIssues)>,
+    /// When the plugin last wrote the [`ContactMemory`](crate::ContactMemory) resource
+    /// from the core's memory: while the resource has not changed since, the core's own
+    /// copy is the same and is not reloaded.
+    pub(crate) memory_written: Option<bevy::ecs::change_detection::Tick>,
 }
 
 impl Default for CircleCollideWorld {
@@ -51,6 +55,7 @@ impl Default for CircleCollideWorld {
             gathered_descs: Vec::new(),
             gathered: Vec::new(),
             core_index: Vec::new(),
+            memory_written: None,
         }
     }
 }

@@ -101,16 +101,17 @@ impl ContactMemory {
     /// order, the list is sorted, repeats keep their first entry, and contacts whose
     /// impulse is negative or not finite are dropped.
     pub fn new(mut contacts: Vec<KeptContact>) -> Self {
-        for c in &mut contacts {
-            if let Partner::Body(b) = c.b
-                && b < c.a
-            {
-                (c.a, c.b) = (b, Partner::Body(c.a));
-            }
-        }
-        contacts.retain(|c| c.impulse.is_finite() && c.impulse >= 0.0);
+        normalize(&mut contacts);
         contacts.sort_by_key(KeptContact::key);
         contacts.dedup_by_key(|c| c.key());
+        Self { contacts }
+    }
+
+    /// [`new`](Self::new) for a list known to hold each contact once (the solver's):
+    /// the same memory, by an unstable sort.
+    fn from_unique(mut contacts: Vec<KeptContact>) -> Self {
+        normalize(&mut contacts);
+        contacts.sort_unstable_by_key(KeptContact::key);
         Self { contacts }
     }
 
@@ -140,6 +141,19 @@ impl ContactMemory {
             .ok()
             .map(|k| self.contacts[k].impulse)
     }
+}
+
+/// Puts each body pair in (lower key, higher key) order and drops contacts whose impulse
+/// is negative or not finite.
+fn normalize(contacts: &mut Vec<KeptContact>) {
+    for c in contacts.iter_mut() {
+        if let Partner::Body(b) = c.b
+            && b < c.a
+        {
+            (c.a, c.b) = (b, Partner::Body(c.a));
+        }
+    }
+    contacts.retain(|c| c.impulse.is_finite() && c.impulse >= 0.0);
 }
 
 /// A contact handled by the solver.
@@ -431,7 +445,8 @@ impl Simulation {
                 order.push((up.dot(hot[upper].pos), upper as u32, k as u32));
             }
         }
-        order.sort_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+        // Every contact once: an unstable sort gives the one order.
+        order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
         let mut start = 0;
         while start < order.len() {
             let body = order[start].1;
@@ -499,7 +514,7 @@ impl Simulation {
             },
             impulse: c.accumulated,
         }));
-        self.memory = ContactMemory::new(kept);
+        self.memory = ContactMemory::from_unique(kept);
     }
 
     /// Pressing contacts that closed faster than the resting speed and whose impulse

@@ -326,7 +326,7 @@ impl Simulation {
             }
         }
         if up != DVec2::ZERO {
-            deep.sort_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+            deep.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
         }
         for &(_, i, j) in &deep {
             let (i, j) = (i as usize, j as usize);

@@ -245,7 +245,11 @@ fn the_jittered_piles_fall_asleep_within_ten_seconds_and_stay_put() {
                 break;
             }
         }
-        assert!(asleep_at.is_some(), "pile {n} awake after 10 s: {:?}", sim.stats());
+        assert!(
+            asleep_at.is_some(),
+            "pile {n} awake after 10 s: {:?}",
+            sim.stats()
+        );
         let before: Vec<DVec2> = sim.bodies().positions().collect();
         sim.step(scenes::DT);
         assert_eq!(sim.bodies().positions().collect::<Vec<_>>(), before);
