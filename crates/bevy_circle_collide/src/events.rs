@@ -111,17 +111,41 @@ pub struct CollisionHit {
 
 /// Two colliders started touching or overlapping (within the slop) during the last step,
 /// or had an impact in it. Sent once per pair, in `Entity` order (`a < b`), after that
-/// step's [`CollisionEvent`]s; every start is followed by exactly one [`CollisionEnded`].
+/// step's [`CollisionEvent`]s; every start is followed by exactly one [`CollisionEnded`],
+/// in a later step.
+///
+/// **Several steps in one frame.** A system in `Update` reads the messages of every fixed
+/// step that ran since its last run. Each reader keeps its own order, but a start read
+/// from one reader and an end read from the other cannot be put in order by reading
+/// alone: a pair may start, end and start again within one frame. Order them by
+/// [`step`](Self::step) (starts and ends of one pair never share a step):
 ///
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_circle_collide::prelude::*;
-/// fn on_touch(mut started: MessageReader<CollisionStarted>) {
-///     for CollisionStarted { a, b } in started.read() {
-///         info!("{a} and {b} touch");
+/// # use std::collections::HashSet;
+/// /// The pairs touching now, kept across frames.
+/// #[derive(Resource, Default)]
+/// struct Open(HashSet<(Entity, Entity)>);
+///
+/// fn track(
+///     mut started: MessageReader<CollisionStarted>,
+///     mut ended: MessageReader<CollisionEnded>,
+///     mut open: ResMut<Open>,
+/// ) {
+///     let mut changes: Vec<(u64, bool, Entity, Entity)> = Vec::new();
+///     changes.extend(started.read().map(|s| (s.step, true, s.a, s.b)));
+///     changes.extend(ended.read().map(|e| (e.step, false, e.a, e.b)));
+///     changes.sort_by_key(|c| c.0);
+///     for (_, starts, a, b) in changes {
+///         if starts {
+///             open.0.insert((a, b));
+///         } else {
+///             open.0.remove(&(a, b));
+///         }
 ///     }
 /// }
-/// # App::new().add_systems(Update, on_touch);
+/// # App::new().init_resource::<Open>().add_systems(Update, track);
 /// ```
 #[derive(Message, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Debug, PartialEq)]
@@ -131,17 +155,22 @@ pub struct CollisionStarted {
     pub a: Entity,
     /// The higher entity.
     pub b: Entity,
+    /// Index of the step the pair started touching in (the same index as that step's
+    /// [`CollisionEvent::step`]).
+    pub step: u64,
 }
 
 /// Two colliders that were touching no longer are — they moved apart, one was
-/// despawned or lost its collider, or the pair stopped interacting. `a < b`.
+/// despawned or lost its collider, or the pair stopped interacting. `a < b`. See
+/// [`CollisionStarted`] for reading starts and ends in order when several steps ran in
+/// one frame.
 ///
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_circle_collide::prelude::*;
 /// fn on_leave(mut ended: MessageReader<CollisionEnded>) {
-///     for CollisionEnded { a, b } in ended.read() {
-///         info!("{a} and {b} parted");
+///     for CollisionEnded { a, b, step } in ended.read() {
+///         info!("{a} and {b} parted in step {step}");
 ///     }
 /// }
 /// # App::new().add_systems(Update, on_leave);
@@ -154,4 +183,6 @@ pub struct CollisionEnded {
     pub a: Entity,
     /// The higher entity.
     pub b: Entity,
+    /// Index of the step after which they no longer touch.
+    pub step: u64,
 }

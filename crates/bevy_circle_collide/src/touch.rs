@@ -1,6 +1,7 @@
 //! Touch tracking: `CollisionStarted` / `CollisionEnded` messages and `CollidingEntities`.
 
 use crate::components::CollidingEntities;
+use crate::diagnostics::CollisionDiagnostics;
 use crate::events::{CollisionEnded, CollisionStarted};
 use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
@@ -18,6 +19,7 @@ pub(crate) struct Touching(Vec<(Entity, Entity)>);
 /// moved apart, so a pair that touched and whose bodies both sleep still touches.
 pub(crate) fn track_touches(
     world: Res<CircleCollideWorld>,
+    diagnostics: Res<CollisionDiagnostics>,
     mut previous: ResMut<Touching>,
     sleep: Query<&SleepState>,
     mut started: MessageWriter<CollisionStarted>,
@@ -37,6 +39,8 @@ pub(crate) fn track_touches(
     now.extend((previous.0.iter()).filter(|&&(a, b)| asleep(a) && asleep(b)));
     now.sort_unstable();
     now.dedup();
+    // The step just run (the diagnostics count it already).
+    let step = diagnostics.step.saturating_sub(1);
     // Merge the two sorted lists: only-new pairs started, only-old pairs ended.
     let (old, mut k, mut l) = (&previous.0, 0, 0);
     while k < now.len() || l < old.len() {
@@ -50,6 +54,7 @@ pub(crate) fn track_touches(
                 started.write(CollisionStarted {
                     a: now[k].0,
                     b: now[k].1,
+                    step,
                 });
                 k += 1;
             }
@@ -57,6 +62,7 @@ pub(crate) fn track_touches(
                 ended.write(CollisionEnded {
                     a: old[l].0,
                     b: old[l].1,
+                    step,
                 });
                 l += 1;
             }
