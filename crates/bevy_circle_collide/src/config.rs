@@ -198,6 +198,92 @@ impl CircleCollideConfig {
         }
     }
 
+    /// Restitution in force for bodies without their own: `default_restitution` clamped
+    /// into `[0, 1]` (NaN means 1).
+    pub fn effective_default_restitution(&self) -> f64 {
+        if self.default_restitution.is_nan() {
+            1.0
+        } else {
+            f64::from(self.default_restitution.clamp(0.0, 1.0))
+        }
+    }
+
+    /// What is wrong with this configuration, one sentence per setting that
+    /// [`to_step_config`](Self::to_step_config) (or the gather) replaces or clamps.
+    /// The plugin logs each once, when the configuration changes — not once per body.
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_circle_collide::prelude::*;
+    /// let config = CircleCollideConfig { default_restitution: 5.0, gravity: Vec2::NAN, ..default() };
+    /// let problems = config.problems();
+    /// assert_eq!(problems.len(), 2);
+    /// assert!(problems[0].contains("gravity"));
+    /// assert!(CircleCollideConfig::default().problems().is_empty());
+    /// ```
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let non_negative = |x: f32| x.is_finite() && x >= 0.0;
+        if !self.gravity.is_finite() {
+            out.push(format!(
+                "gravity {} is not finite (using zero)",
+                self.gravity
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.default_restitution) {
+            out.push(format!(
+                "default_restitution {} is outside [0, 1] (using {})",
+                self.default_restitution,
+                self.effective_default_restitution()
+            ));
+        }
+        if !(self.density.is_finite() && self.density > 0.0) {
+            out.push(format!(
+                "density {} is not a positive number (using 1)",
+                self.density
+            ));
+        }
+        if let Some(arena) = &self.arena {
+            if !(arena.min.is_finite() && arena.max.is_finite()) {
+                out.push(format!(
+                    "arena corners {} and {} are not finite (no arena)",
+                    arena.min, arena.max
+                ));
+            }
+            if !(0.0..=1.0).contains(&arena.restitution) {
+                out.push(format!(
+                    "arena restitution {} is outside [0, 1] (clamped)",
+                    arena.restitution
+                ));
+            }
+        }
+        if !non_negative(self.overlap_slop) {
+            out.push(format!(
+                "overlap_slop {} is not a non-negative number (using the default)",
+                self.overlap_slop
+            ));
+        }
+        if self.resting_speed.is_some_and(|s| !non_negative(s)) {
+            out.push("resting_speed is not a non-negative number (using 0)".to_string());
+        }
+        if self.sleep_speed.is_some_and(|s| !non_negative(s)) {
+            out.push("sleep_speed is not a non-negative number (using 0)".to_string());
+        }
+        if !non_negative(self.time_to_sleep) {
+            out.push(format!(
+                "time_to_sleep {} is not a non-negative number (using the default)",
+                self.time_to_sleep
+            ));
+        }
+        if !(self.max_speed.is_finite() && self.max_speed > 0.0) {
+            out.push(format!(
+                "max_speed {} is not a positive number (using the default)",
+                self.max_speed
+            ));
+        }
+        out
+    }
+
     /// Density in force (invalid values mean 1).
     pub fn effective_density(&self) -> f64 {
         if self.density.is_finite() && self.density > 0.0 {

@@ -65,6 +65,10 @@ pub(crate) fn integrate(
     world.sim.reserve_bodies(count);
     let density = config.effective_density();
     let wake_all = config.is_changed();
+    if config.is_changed() {
+        world.warn_config(&config.problems());
+    }
+    let default_restitution = config.effective_default_restitution();
     let mut descs = std::mem::take(&mut world.gathered_descs);
     let mut gathered = std::mem::take(&mut world.gathered);
     descs.clear();
@@ -108,7 +112,7 @@ pub(crate) fn integrate(
             velocity: DVec2::new(f64::from(velocity.x), f64::from(velocity.y)),
             radius,
             mass,
-            restitution: f64::from(restitution.map_or(config.default_restitution, |r| r.0)),
+            restitution: restitution.map_or(default_restitution, |r| f64::from(r.0)),
             layers: layers.map_or(Layers::ALL, |l| Layers::new(l.memberships, l.filters)),
             sensor,
             key: Some(entity.to_bits()),

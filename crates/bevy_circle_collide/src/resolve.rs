@@ -9,7 +9,7 @@ use crate::events::{CollisionEvent, CollisionHit, CollisionTarget};
 use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
 use bevy::prelude::*;
-use circle_collide_core::{Impact, Other};
+use circle_collide_core::{Impact, InputIssues, Other};
 
 /// What the write-back changes on a body.
 type WriteBack<'a> = (
@@ -56,8 +56,31 @@ pub(crate) fn resolve(
     let start = std::time::Instant::now();
     let world = &mut *world;
     world.sim.resolve();
+    // Many bodies outside the arena in one step (at least three, and a tenth of them)
+    // is the arena's problem — too small, or away from the bodies: one warning, not one
+    // per entity, for them and for the deep overlaps of that step and of the steps right
+    // after (where they were pushed in on top of each other).
+    let outside = (world.sim.step_issues().iter())
+        .filter(|(_, issue)| issue.contains(InputIssues::OUTSIDE_ARENA))
+        .count();
+    let arena_wide = outside >= 3 && outside * 10 >= world.entities.len();
+    if arena_wide && !world.arena_warned {
+        let arena = world.sim.config.arena.map(|a| (a.min, a.max));
+        world.warn_arena(format!(
+            "{outside} circles were outside the arena {arena:?} and were pushed inside \
+             (and apart): is the arena too small, or away from the bodies?"
+        ));
+    }
+    // The deep overlaps of the following steps, without a break, are the same jam.
+    let deep = (world.sim.step_issues().iter())
+        .any(|(_, issue)| issue.contains(InputIssues::DEEP_OVERLAP));
+    world.arena_jam = arena_wide || (world.arena_jam && deep);
     for k in 0..world.sim.step_issues().len() {
-        let (i, issue) = world.sim.step_issues()[k];
+        let (i, mut issue) = world.sim.step_issues()[k];
+        if world.arena_jam {
+            let folded = InputIssues::OUTSIDE_ARENA | InputIssues::DEEP_OVERLAP;
+            issue = InputIssues(issue.0 & !folded.0);
+        }
         let entity = world.entities[i as usize];
         world.warn_once(entity, issue);
     }

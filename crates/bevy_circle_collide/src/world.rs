@@ -38,6 +38,14 @@ pub struct CircleCollideWorld {
     /// from the core's memory: while the resource has not changed since, the core's own
     /// copy is the same and is not reloaded.
     pub(crate) memory_written: Option<bevy::ecs::change_detection::Tick>,
+    /// The configuration problems warned about (each is warned once while it lasts).
+    pub(crate) config_warned: Vec<String>,
+    /// Whether the arena was found too small for the bodies in it (warned once while the
+    /// configuration stays the same).
+    pub(crate) arena_warned: bool,
+    /// Whether this step's deep overlaps belong to a jam that started with many bodies
+    /// pushed into the arena (their warnings are folded into the arena's).
+    pub(crate) arena_jam: bool,
 }
 
 impl Default for CircleCollideWorld {
@@ -56,6 +64,9 @@ impl Default for CircleCollideWorld {
             gathered: Vec::new(),
             core_index: Vec::new(),
             memory_written: None,
+            config_warned: Vec::new(),
+            arena_warned: false,
+            arena_jam: false,
         }
     }
 }
@@ -119,6 +130,33 @@ impl CircleCollideWorld {
                 issues.describe()
             );
         }
+    }
+
+    /// Logs each of `problems` (of the configuration) not already warned about, and
+    /// forgets the ones that were fixed; a changed configuration may warn about the arena
+    /// again.
+    pub(crate) fn warn_config(&mut self, problems: &[String]) {
+        for p in problems {
+            if !self.config_warned.contains(p) {
+                warn!("bevy_circle_collide: config: {p}");
+            }
+        }
+        self.config_warned = problems.to_vec();
+        self.arena_warned = false;
+    }
+
+    /// Logs `message` about the arena (once until the configuration changes).
+    pub(crate) fn warn_arena(&mut self, message: String) {
+        warn!("bevy_circle_collide: config: {message}");
+        self.config_warned.push(message);
+        self.arena_warned = true;
+    }
+
+    /// The problems of the configuration in force that were warned about, one line each
+    /// (see [`CircleCollideConfig::problems`](crate::CircleCollideConfig::problems)),
+    /// plus a warning about the arena if several bodies were found outside it in one step.
+    pub fn config_warnings(&self) -> &[String] {
+        &self.config_warned
     }
 
     /// Records the wall-clock time of `phase` (0..5) since `start`.

@@ -228,3 +228,55 @@ fn despawn_collider_removal_and_changes_between_steps() {
     assert!(vel(&app, d).x < -1.5 && vel(&app, a).x < -0.7);
     assert_witness(&app, w, 210);
 }
+
+/// A configuration mistake is warned once, as a configuration problem, not once per body:
+/// a default restitution of 5, NaN gravity, and an arena far too small for the 100 bodies
+/// spawned along a line. Fixing the configuration clears the warnings.
+#[test]
+fn config_mistakes_are_warned_once_not_per_body() {
+    let mut app = app();
+    {
+        let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
+        config.default_restitution = 5.0;
+        config.gravity = Vec2::NAN;
+        config.arena = Some(ArenaConfig {
+            min: Vec2::ZERO,
+            max: Vec2::splat(10.0),
+            restitution: 0.0,
+        });
+    }
+    let bodies: Vec<Entity> = (0..100)
+        .map(|k| {
+            let p = Vec2::new(1.0 + 2.0 * k as f32, 5.0);
+            spawn(&mut app, p, Vec2::ZERO, 0.4, Mass::Auto)
+        })
+        .collect();
+    steps(&mut app, 10);
+    let world = app.world().resource::<CircleCollideWorld>();
+    let config_warnings = world.config_warnings().to_vec();
+    assert_eq!(config_warnings.len(), 3, "{config_warnings:?}");
+    assert!(config_warnings[0].contains("gravity"));
+    assert!(config_warnings[1].contains("default_restitution"));
+    assert!(config_warnings[2].contains("outside the arena"));
+    assert_eq!(
+        world.warnings().count(),
+        0,
+        "per-body warnings for a config mistake"
+    );
+    for e in &bodies {
+        let p = pos(&app, *e);
+        assert!(
+            p.is_finite() && p.cmpge(Vec2::splat(0.0)).all() && p.cmple(Vec2::splat(10.0)).all()
+        );
+    }
+    // Fixed: nothing is left to warn about.
+    {
+        let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
+        config.default_restitution = 1.0;
+        config.gravity = Vec2::ZERO;
+        config.arena = None;
+    }
+    steps(&mut app, 1);
+    let world = app.world().resource::<CircleCollideWorld>();
+    assert!(world.config_warnings().is_empty());
+}
