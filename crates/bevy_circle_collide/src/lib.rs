@@ -280,5 +280,5 @@ impl Plugin for CircleCollideCorePlugin {
 
 /// The README's code blocks, compiled as doc tests.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

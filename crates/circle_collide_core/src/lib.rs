@@ -69,3 +69,8 @@ pub use stats::StepStats;
 
 /// Re-export of the math library, so users need no direct dependency.
 pub use glam;
+
+/// The README's code blocks, compiled as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
