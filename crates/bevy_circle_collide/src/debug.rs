@@ -1,8 +1,9 @@
 //! Debug drawing with gizmos (feature `debug-render`): colliders, velocities, contact
 //! points and normals of recent impacts, the broad-phase grid, the arena.
 
+use crate::components::CircleCollider;
 use crate::config::CircleCollideConfig;
-use crate::events::CollisionEvent;
+use crate::events::{CollisionEvent, CollisionTarget};
 use crate::world::CircleCollideWorld;
 use bevy::color::palettes::css;
 use bevy::prelude::*;
@@ -30,7 +31,8 @@ pub struct CircleCollideDebugConfig {
     pub contacts: bool,
     /// How long an impact stays drawn, seconds. Default `0.5`.
     pub contact_lifetime: f32,
-    /// Length of a drawn contact normal, world units. Default `0.4`.
+    /// Length of a drawn contact normal, world units, at most the smaller radius of the
+    /// impact's circles. Default `0.4`.
     pub contact_size: f32,
     /// The broad-phase grid over the arena (or the bodies' bounds). Default `false`.
     pub grid: bool,
@@ -53,9 +55,9 @@ impl Default for CircleCollideDebugConfig {
     }
 }
 
-/// Impacts still drawn: (point, normal, seconds left).
+/// Impacts still drawn: (point, normal, size, seconds left).
 #[derive(Resource, Default)]
-struct RecentImpacts(Vec<(Vec2, Vec2, f32)>);
+struct RecentImpacts(Vec<(Vec2, Vec2, f32, f32)>);
 
 /// Draws the collision world with gizmos, after each step's results are written back.
 /// Needs a renderer (`DefaultPlugins`); configure it with [`CircleCollideDebugConfig`].
@@ -68,9 +70,41 @@ impl Plugin for CircleCollideDebugPlugin {
             .register_type::<CircleCollideDebugConfig>()
             .add_systems(
                 PostUpdate,
-                draw.after(bevy::transform::TransformSystems::Propagate),
+                (record_impacts, draw)
+                    .chain()
+                    .after(bevy::transform::TransformSystems::Propagate),
             );
     }
+}
+
+/// Ages the drawn impacts and adds this frame's (with their marker size).
+fn record_impacts(
+    debug: Res<CircleCollideDebugConfig>,
+    time: Res<Time>,
+    mut hits: MessageReader<CollisionEvent>,
+    mut recent: ResMut<RecentImpacts>,
+    colliders: Query<&CircleCollider>,
+) {
+    let dt = time.delta_secs();
+    recent.0.retain_mut(|(_, _, _, left)| {
+        *left -= dt;
+        *left > 0.0
+    });
+    if !debug.contacts {
+        hits.clear();
+        return;
+    }
+    // A marker is never larger than the smaller circle of its impact, so a small fast
+    // body is not hidden under its own impacts.
+    let radius = |e: Entity| colliders.get(e).map_or(f32::INFINITY, |c| c.radius);
+    recent.0.extend(hits.read().map(|h| {
+        let smaller = match h.b {
+            CollisionTarget::Body(b) => radius(h.a).min(radius(b)),
+            CollisionTarget::Wall(_) => radius(h.a),
+        };
+        let size = debug.contact_size.min(smaller);
+        (h.point, h.normal, size, debug.contact_lifetime)
+    }));
 }
 
 fn draw(
@@ -78,23 +112,8 @@ fn draw(
     debug: Res<CircleCollideDebugConfig>,
     config: Option<Res<CircleCollideConfig>>,
     world: Option<Res<CircleCollideWorld>>,
-    time: Res<Time>,
-    mut hits: MessageReader<CollisionEvent>,
-    mut recent: ResMut<RecentImpacts>,
+    recent: Res<RecentImpacts>,
 ) {
-    let dt = time.delta_secs();
-    recent.0.retain_mut(|(_, _, left)| {
-        *left -= dt;
-        *left > 0.0
-    });
-    if debug.contacts {
-        recent.0.extend(
-            hits.read()
-                .map(|h| (h.point, h.normal, debug.contact_lifetime)),
-        );
-    } else {
-        hits.clear();
-    }
     let (Some(world), Some(config)) = (world, config) else {
         return;
     };
@@ -119,18 +138,14 @@ fn draw(
         }
     }
     if debug.contacts {
-        for (point, normal, left) in &recent.0 {
+        for (point, normal, size, left) in &recent.0 {
             let fade = (left / debug.contact_lifetime).clamp(0.0, 1.0);
             gizmos.circle_2d(
                 Isometry2d::from_translation(*point),
-                0.15 * debug.contact_size,
+                0.15 * size,
                 css::RED.with_alpha(fade),
             );
-            gizmos.arrow_2d(
-                *point,
-                *point + *normal * debug.contact_size,
-                css::RED.with_alpha(fade),
-            );
+            gizmos.arrow_2d(*point, *point + *normal * *size, css::RED.with_alpha(fade));
         }
     }
     let bounds = config.arena.map(|a| (a.min, a.max)).or_else(|| {

@@ -16,7 +16,8 @@ pub enum SceneKind {
     /// Circles on a jittered lattice at packing fraction 0.3, random directions.
     #[default]
     Gas,
-    /// Circles at rest on a lattice of spacing 2.2 r, dropped into a box.
+    /// Circles at rest on a lattice of spacing 2.2 r, each shifted sideways by up to
+    /// ±0.05 r (design §5's jittered pile), dropped into a box.
     Pile,
     /// A pool break: 15 balls racked in a triangle, the cue ball shot at them.
     Billiards,
@@ -138,8 +139,11 @@ impl SceneSpec {
                     let cell = Vec2::new((p % cols) as f32, (p / cols) as f32);
                     let r = draw(lo, hi);
                     let m = mass(&mut draw);
+                    // Jittered by ±0.05 of the radius (as design §5's pile): a perfect
+                    // lattice stacks into columns that never touch sideways.
+                    let jitter = Vec2::new(draw(-0.05 * hi, 0.05 * hi), 0.0);
                     bodies.push(SpawnBody {
-                        position: (cell + 0.5) * spacing,
+                        position: (cell + 0.5) * spacing + jitter,
                         velocity: Vec2::ZERO,
                         radius: r,
                         mass: m,

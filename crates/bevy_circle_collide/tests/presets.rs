@@ -2,9 +2,11 @@
 //! preset, malformed text is a readable error, and every scene kind builds sanely.
 #![cfg(feature = "serialize")]
 
+mod common;
 use bevy::prelude::*;
 use bevy_circle_collide::prelude::*;
 use bevy_circle_collide::preset::{Preset, SceneKind, SceneSpec};
+use common::*;
 use std::path::{Path, PathBuf};
 
 fn preset_dir() -> PathBuf {
@@ -90,5 +92,48 @@ fn every_scene_kind_builds_non_overlapping_bodies_inside_its_arena() {
             }
         }
         assert_eq!(spec.build().0, bodies, "deterministic");
+    }
+}
+
+/// Every shipped preset runs clean for 3 s as the inspector spawns it: no step hits the
+/// impact cap, every circle stays inside the arena, and the bullet never gets past the
+/// first circle of its row.
+#[test]
+fn shipped_presets_run_without_fallback_and_the_bullet_stays_out_of_the_row() {
+    for entry in std::fs::read_dir(preset_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let preset = Preset::load(&path).unwrap();
+        let (bodies, arena) = preset.scene.build();
+        let mut app = app();
+        *app.world_mut().resource_mut::<CircleCollideConfig>() = CircleCollideConfig {
+            arena: Some(arena),
+            ..preset.config.clone()
+        };
+        let entities: Vec<Entity> = (bodies.iter())
+            .map(|b| spawn(&mut app, b.position, b.velocity, b.radius, b.mass))
+            .collect();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        for step in 0..180 {
+            steps(&mut app, 1);
+            let d = app.world().resource::<CollisionDiagnostics>();
+            assert_eq!(d.fallbacks, 0, "{name}: step {step} hit the impact cap");
+            for (e, b) in entities.iter().zip(&bodies) {
+                let p = pos(&app, *e);
+                let slack = Vec2::splat(b.radius * 0.99);
+                assert!(
+                    p.cmpge(arena.min + slack).all() && p.cmple(arena.max - slack).all(),
+                    "{name}: step {step}: {p} outside"
+                );
+            }
+            if preset.scene.kind == SceneKind::Bullet {
+                let (bullet, first) = (pos(&app, entities[0]), pos(&app, entities[1]));
+                // entities[1] is the row's rightmost circle; the leftmost is the last.
+                let leftmost = pos(&app, *entities.last().unwrap());
+                assert!(
+                    bullet.x < leftmost.x && leftmost.x <= first.x,
+                    "{name}: step {step}: the bullet at {bullet} passed the row"
+                );
+            }
+        }
     }
 }
