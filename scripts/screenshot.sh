@@ -2,7 +2,8 @@
 # Runs the inspector under a virtual display with Mesa's software Vulkan driver, saves a
 # screenshot through Bevy for the gas and pile presets into docs/, and fails if the app
 # crashed or a picture is blank (the inspector checks its own screenshot and exits
-# non-zero). Installs what it needs (Debian packages) when missing.
+# non-zero); then drives it with synthetic clicks and wheel turns
+# (scripts/drive_inspector.sh). Installs what it needs (Debian packages) when missing.
 #
 #   bash scripts/screenshot.sh [OUT_DIR]
 set -euo pipefail
@@ -12,6 +13,7 @@ mkdir -p "$out"
 
 need=()
 command -v xvfb-run >/dev/null || need+=(xvfb xauth)
+command -v xdotool >/dev/null || need+=(xdotool)
 [ -e /usr/share/vulkan/icd.d/lvp_icd.x86_64.json ] || need+=(mesa-vulkan-drivers)
 # The library listing is read once: `ldconfig -p | grep -q` under pipefail fails when
 # grep stops reading early (ldconfig gets SIGPIPE), which took a present library for a
@@ -37,4 +39,6 @@ for preset in gas pile; do
         --preset "$preset" --screenshot "$out/inspector_$preset.png" --frames 150
     test -s "$out/inspector_$preset.png"
 done
+echo "inspector: driven by synthetic input"
+timeout 600 xvfb-run -a -s "-screen 0 1500x1000x24" bash scripts/drive_inspector.sh "$bin"
 echo "screenshots in $out/"

@@ -76,17 +76,28 @@ fn fit(
     }
 }
 
+/// Whether the cursor is over the world's viewport (not over a panel) and egui does not
+/// want the pointer: only then do the wheel, drags and clicks reach the world.
+fn world_has_pointer(over_ui: &PointerOverUi, camera: &Camera, window: &Window) -> bool {
+    let inside = match (window.cursor_position(), camera.logical_viewport_rect()) {
+        (Some(cursor), Some(rect)) => rect.contains(cursor),
+        _ => false,
+    };
+    inside && !over_ui.0
+}
+
 fn pan_zoom(
     over_ui: Res<PointerOverUi>,
     buttons: Res<ButtonInput<MouseButton>>,
     motion: Res<AccumulatedMouseMotion>,
     scroll: Res<AccumulatedMouseScroll>,
-    camera: Single<(&mut Transform, &mut Projection), Without<PrimaryEguiContext>>,
+    window: Single<&Window, With<PrimaryWindow>>,
+    camera: Single<(&Camera, &mut Transform, &mut Projection), Without<PrimaryEguiContext>>,
 ) {
-    if over_ui.0 {
+    let (cam, mut transform, mut projection) = camera.into_inner();
+    if !world_has_pointer(&over_ui, cam, &window) {
         return;
     }
-    let (mut transform, mut projection) = camera.into_inner();
     let Projection::Orthographic(ortho) = &mut *projection else {
         return;
     };
@@ -107,18 +118,16 @@ fn pick(
     circles: Query<(Entity, &Transform, &CircleCollider)>,
     mut inspector: ResMut<Inspector>,
 ) {
-    if over_ui.0 || !buttons.just_pressed(MouseButton::Left) {
+    let (cam, cam_transform) = camera.into_inner();
+    if !buttons.just_pressed(MouseButton::Left) || !world_has_pointer(&over_ui, cam, &window) {
         return;
     }
-    let (cam, cam_transform) = camera.into_inner();
     let Some(cursor) = window.cursor_position() else {
         return;
     };
-    // The camera's viewport starts right of the panel.
-    let offset = cam.viewport.as_ref().map_or(Vec2::ZERO, |v| {
-        v.physical_position.as_vec2() / window.scale_factor()
-    });
-    let Ok(world) = cam.viewport_to_world_2d(cam_transform, cursor - offset) else {
+    // Window coordinates: `viewport_to_world_2d` takes the viewport's offset (right of the
+    // panel) into account itself.
+    let Ok(world) = cam.viewport_to_world_2d(cam_transform, cursor) else {
         return;
     };
     inspector.selected = circles

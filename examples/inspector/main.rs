@@ -5,15 +5,19 @@
 //! ```text
 //! cargo run --release --example inspector -- [--preset gas|pile|billiards|cradle|bullet]
 //!                                            [--screenshot PATH.png --frames N]
+//!                                            [--paused] [--report PATH]
 //! ```
 //!
 //! Mouse: left click selects a circle, right or middle drag pans, the wheel zooms.
 //! With `--screenshot`, the app saves a screenshot after N frames, checks it is not
-//! blank, and exits (non-zero if it was blank).
+//! blank, and exits (non-zero if it was blank). `--paused` starts with time paused and
+//! `--report PATH` writes, each frame, what the screenshot script's synthetic clicks and
+//! scrolls are checked against (see `report.rs`).
 
 mod camera;
 mod capture;
 mod panel;
+mod report;
 mod spawner;
 mod stats;
 
@@ -30,6 +34,10 @@ pub struct Args {
     pub screenshot: Option<String>,
     /// Frames to run before the screenshot.
     pub frames: u32,
+    /// Start with time paused.
+    pub paused: bool,
+    /// Write the driving report here each frame.
+    pub report: Option<String>,
 }
 
 fn parse_args() -> Args {
@@ -37,13 +45,17 @@ fn parse_args() -> Args {
         preset: "gas".into(),
         screenshot: None,
         frames: 90,
+        paused: false,
+        report: None,
     };
     let argv: Vec<String> = std::env::args().collect();
+    args.paused = argv.iter().any(|a| a == "--paused");
     for pair in argv.windows(2) {
         match pair[0].as_str() {
             "--preset" => args.preset = pair[1].clone(),
             "--screenshot" => args.screenshot = Some(pair[1].clone()),
             "--frames" => args.frames = pair[1].parse().expect("--frames takes a number"),
+            "--report" => args.report = Some(pair[1].clone()),
             _ => {}
         }
     }
@@ -82,6 +94,7 @@ fn main() {
             stats::plugin,
             panel::plugin,
             capture::plugin,
+            report::plugin,
         ))
         .run();
 }

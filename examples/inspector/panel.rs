@@ -57,7 +57,9 @@ fn panel(
             .layer_id(egui::LayerId::background())
             .max_rect(ctx.viewport_rect()),
     );
-    let width = egui::Panel::left("inspector")
+    // Controls on the left, statistics, plots and events on the right: at 1500 × 1000
+    // everything shows without scrolling the statistics away.
+    let left = egui::Panel::left("inspector")
         .resizable(true)
         .default_size(360.0)
         .show(&mut root, |ui| {
@@ -69,16 +71,27 @@ fn panel(
                 presets_section(ui, &mut e);
                 debug_section(ui, &mut e);
                 selection_section(ui, &mut e);
+            });
+        })
+        .response
+        .rect
+        .width();
+    let right = egui::Panel::right("statistics")
+        .resizable(true)
+        .default_size(330.0)
+        .show(&mut root, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| {
                 stats_section(ui, &diag, &history);
             });
         })
         .response
         .rect
         .width();
-    // The scene is drawn right of the panel.
-    let left = (width * window.scale_factor()) as u32;
+    // The scene is drawn between the panels.
+    let scale = window.scale_factor();
+    let (left, right) = ((left * scale) as u32, (right * scale) as u32);
     let size = UVec2::new(
-        window.physical_width().saturating_sub(left).max(1),
+        window.physical_width().saturating_sub(left + right).max(1),
         window.physical_height().max(1),
     );
     let viewport = Viewport {
@@ -471,24 +484,49 @@ fn stats_section(ui: &mut egui::Ui, d: &CollisionDiagnostics, history: &History)
                     ui.end_row();
                 }
             });
-            plot(ui, "kinetic energy", &history.energy);
-            plot(ui, "impacts per step", &history.impacts);
-            ui.label("recent collision events");
+            let e0 = history.energy.front().map_or(0.0, |p| p[1]);
+            let relative: Vec<[f64; 2]> = if e0 > 0.0 {
+                (history.energy.iter())
+                    .map(|&[s, e]| [s, e / e0 - 1.0])
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            // At least ±1e-6: conserved energy shows as a flat line, not as magnified
+            // rounding noise.
+            plot(
+                ui,
+                "kinetic energy, (E − E₀) / E₀ over the plot",
+                &relative,
+                [-1e-6, 1e-6],
+            );
+            let impacts: Vec<[f64; 2]> = history.impacts.iter().copied().collect();
+            plot(ui, "impacts per step", &impacts, [0.0, 1.0]);
+        });
+    egui::CollapsingHeader::new("Recent collision events")
+        .default_open(true)
+        .show(ui, |ui| {
             for line in &history.events {
                 ui.monospace(line);
             }
         });
 }
 
-/// A small fixed line plot of a step series.
-fn plot(ui: &mut egui::Ui, title: &str, series: &std::collections::VecDeque<[f64; 2]>) {
+/// A small line plot of a step series whose y range spans at least `span`. It neither
+/// scrolls, drags nor zooms: the wheel over it scrolls the panel.
+fn plot(ui: &mut egui::Ui, title: &str, series: &[[f64; 2]], span: [f64; 2]) {
     ui.label(title);
     Plot::new(title)
-        .height(90.0)
+        .height(110.0)
         .show_axes([false, true])
         .allow_drag(false)
         .allow_zoom(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+        .include_y(span[0])
+        .include_y(span[1])
         .show(ui, |p| {
-            p.line(Line::new(title, series.iter().copied().collect::<Vec<_>>()));
+            p.line(Line::new(title, series.to_vec()));
         });
 }

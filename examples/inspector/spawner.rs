@@ -140,11 +140,14 @@ fn respawn(
     palette: Res<Palette>,
     old: Query<Entity, With<CircleCollider>>,
     mut fit: ResMut<crate::camera::FitRequest>,
+    mut history: ResMut<crate::stats::History>,
 ) {
     if !inspector.respawn {
         return;
     }
     inspector.respawn = false;
+    // The plots start over with the new scene (its energy is the new reference).
+    *history = default();
     inspector.selected = None;
     for e in &old {
         commands.entity(e).despawn();

@@ -1,0 +1,67 @@
+//! `--report PATH`: each frame, writes what a test driving the inspector with synthetic
+//! input checks against (`scripts/screenshot.sh` clicks and scrolls with xdotool): the
+//! frame, a target circle (the one nearest the middle of the view) with its place in
+//! window coordinates, the selected circle, and the world camera's scale and centre.
+//! `--paused` starts with time paused, so the circles stay where the report says.
+
+use crate::Args;
+use crate::spawner::Inspector;
+use bevy::prelude::*;
+use bevy_circle_collide::prelude::*;
+use bevy_egui::PrimaryEguiContext;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, pause.run_if(|args: Res<Args>| args.paused))
+        .add_systems(
+            PostUpdate,
+            write
+                .after(bevy::transform::TransformSystems::Propagate)
+                .run_if(|args: Res<Args>| args.report.is_some()),
+        );
+}
+
+fn pause(mut time: ResMut<Time<Virtual>>) {
+    time.pause();
+}
+
+fn write(
+    args: Res<Args>,
+    inspector: Res<Inspector>,
+    camera: Single<(&Camera, &GlobalTransform, &Projection), Without<PrimaryEguiContext>>,
+    circles: Query<(Entity, &GlobalTransform), With<CircleCollider>>,
+    mut frame: Local<u64>,
+) {
+    *frame += 1;
+    let (cam, cam_transform, projection) = camera.into_inner();
+    let Some(rect) = cam.logical_viewport_rect() else {
+        return;
+    };
+    let middle = cam
+        .viewport_to_world_2d(cam_transform, rect.center())
+        .unwrap_or_default();
+    let target = (circles.iter())
+        .map(|(e, t)| (e, t.translation().truncate()))
+        .min_by(|a, b| a.1.distance(middle).total_cmp(&b.1.distance(middle)));
+    let scale = match projection {
+        Projection::Orthographic(o) => o.scale,
+        _ => 1.0,
+    };
+    let mut text = format!("frame {}\n", *frame);
+    if let Some((e, p)) = target
+        && let Ok(at) = cam.world_to_viewport(cam_transform, p.extend(0.0))
+    {
+        text += &format!("target {} {} {}\n", e.to_bits(), at.x, at.y);
+    }
+    let selected = inspector
+        .selected
+        .map_or("none".to_string(), |e| e.to_bits().to_string());
+    text += &format!("selected {selected}\n");
+    let centre = cam_transform.translation();
+    text += &format!("camera {scale} {} {}\n", centre.x, centre.y);
+    let path = args.report.as_deref().expect("run only with --report");
+    // Written whole, then renamed: the script never reads half a report.
+    let partial = format!("{path}.part");
+    if std::fs::write(&partial, text).is_ok() {
+        let _ = std::fs::rename(&partial, path);
+    }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Drives the inspector with synthetic input (xdotool) on the current X display (run it
+# under xvfb-run; scripts/screenshot.sh does) and checks what the inspector reports
+# (`--report`): a left click on a circle selects that circle; the wheel over either
+# panel leaves the world view as it was; the wheel over the world zooms it (so the
+# previous check can fail).
+#
+#   bash scripts/drive_inspector.sh INSPECTOR_BINARY
+set -euo pipefail
+bin=$1
+report=$(mktemp -u)
+"$bin" --preset billiards --paused --report "$report" &
+app=$!
+trap 'kill "$app" 2>/dev/null || true; rm -f "$report"' EXIT
+
+field() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' "$report"; }
+frame() { if [ -s "$report" ]; then field frame; else echo 0; fi; }
+fail() { echo "drive_inspector: $*" >&2; exit 1; }
+# Waits until the inspector has drawn `$1` more frames (it is alive and reporting).
+wait_frames() {
+    local until=$(($(frame) + $1))
+    for _ in $(seq 1200); do
+        kill -0 "$app" 2>/dev/null || fail "the inspector exited"
+        [ "$(frame)" -ge "$until" ] && return 0
+        sleep 0.1
+    done
+    fail "the inspector stopped drawing at frame $(frame)"
+}
+
+wait_frames 30 # the window is up and the camera fits the table
+wid=$(xdotool search --sync --name "bevy_circle_collide inspector" | head -1)
+read -r target x y <<< "$(field target)"
+xdotool mousemove --window "$wid" "${x%.*}" "${y%.*}" click 1
+wait_frames 5
+selected=$(field selected)
+[ "$selected" = "$target" ] || fail "a click on circle $target at ($x, $y) selected $selected"
+
+before=$(field camera)
+for px in 150 1350; do # over the left panel, then over the right one
+    xdotool mousemove --window "$wid" "$px" 500
+    for _ in $(seq 10); do xdotool click 5; done
+done
+wait_frames 5
+after=$(field camera)
+[ "$before" = "$after" ] || fail "the wheel over the panels moved the view: $before -> $after"
+
+xdotool mousemove --window "$wid" 750 500
+for _ in $(seq 3); do xdotool click 4; done
+wait_frames 5
+zoomed=$(field camera)
+[ "$zoomed" != "$after" ] || fail "the wheel over the world did not zoom ($zoomed)"
+echo "driven: the click selected circle $target; the wheel over the panels kept the view; over the world it zoomed"
