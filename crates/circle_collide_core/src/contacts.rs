@@ -43,9 +43,10 @@ use crate::simulation::Simulation;
 use glam::DVec2;
 
 /// Gauss–Seidel passes over every contact after the shock-propagation pass (see the
-/// module docs). Measured on the jittered piles of 1000, 2000 and 3000 (DESIGN §5,
-/// `docs/contacts.md`): none left the piles jostling at 0.03–0.3 units/s for good; four
-/// let the 1000 and 2000 piles fall asleep at 6–7 s; eight were no better.
+/// module docs). Measured on the jittered piles of 1200–3000 (DESIGN §5,
+/// `docs/contacts.md`): without them the piles kept jostling at 0.03–0.3 units/s for
+/// good; with four the 1200, 1500 and 2000 piles fall asleep at 7–9 s; eight were no
+/// better.
 pub const SETTLE_PASSES: u32 = 4;
 
 /// What a remembered contact's first body touches.

@@ -83,8 +83,9 @@ impl Simulation {
     /// rebuilt at the current places with every box widened by [`JAM_MARGIN`]; the
     /// following passes take the pairs of the bodies they moved from that list
     /// ([`JamList`]) for as long as no body has moved past the margin (a jam that
-    /// outgrows its list twice is listed anew each pass). These passes go on while such a pair overlaps
-    /// deeper than the slop (or a pushed body sinks that deep into a wall), at most
+    /// outgrows its list twice is listed anew each pass). These passes go on while such
+    /// a pair overlaps deeper than the slop (or a pushed body sinks that deep into a
+    /// wall), at most
     /// [`PUSH_OUT_PASS_LIMIT`] × the configured passes in all; pairs and wall contacts
     /// still that deep then are counted in
     /// [`StepStats::overlaps_left`](crate::StepStats::overlaps_left).
@@ -410,6 +411,106 @@ pub(crate) fn push_out_of_walls(
     moved
 }
 
+/// A large jam's pair list for the push-out's later passes: where each body stood when it
+/// was made, and for each body the indices of its pairs (in the candidate pairs).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct JamList {
+    listed_at: Vec<DVec2>,
+    /// `pairs_of[start[i]..start[i + 1]]`: indices of body `i`'s pairs.
+    start: Vec<u32>,
+    pairs_of: Vec<u32>,
+    /// Pass at which each pair was last taken (so a pair of two pushed bodies is taken
+    /// once per pass).
+    taken: Vec<u32>,
+    pass: u32,
+    /// How many times this push-out's list was outgrown (a body moved past its margin).
+    pub(crate) outgrown: u32,
+}
+
+impl JamList {
+    /// Forgets the list (the allocations are kept).
+    pub(crate) fn clear(&mut self) {
+        self.listed_at.clear();
+    }
+
+    /// Forgets the list and its count of outgrown lists: a new push-out.
+    pub(crate) fn reset(&mut self) {
+        self.clear();
+        self.outgrown = 0;
+    }
+
+    /// Whether a list is in force.
+    pub(crate) fn is_listed(&self) -> bool {
+        !self.listed_at.is_empty()
+    }
+
+    /// Makes the list of `pairs` (indexed by body), at the bodies' current places.
+    pub(crate) fn list(&mut self, bodies: &crate::bodies::Bodies, pairs: &[(u32, u32)]) {
+        let n = bodies.len();
+        self.listed_at.clear();
+        self.listed_at.extend(bodies.hot.iter().map(|h| h.pos));
+        self.start.clear();
+        self.start.resize(n + 1, 0);
+        for &(i, j) in pairs {
+            self.start[i as usize + 1] += 1;
+            self.start[j as usize + 1] += 1;
+        }
+        for i in 0..n {
+            self.start[i + 1] += self.start[i];
+        }
+        self.pairs_of.clear();
+        self.pairs_of.resize(self.start[n] as usize, 0);
+        let mut fill = std::mem::take(&mut self.taken);
+        fill.clear();
+        fill.extend_from_slice(&self.start[..n]);
+        for (k, &(i, j)) in pairs.iter().enumerate() {
+            for b in [i as usize, j as usize] {
+                self.pairs_of[fill[b] as usize] = k as u32;
+                fill[b] += 1;
+            }
+        }
+        fill.clear();
+        fill.resize(pairs.len(), 0);
+        self.taken = fill;
+        self.pass = 0;
+    }
+
+    /// Whether a body of `pushed` stands farther than `allowed` from where the list was
+    /// made. Only pushed bodies move during the push-out, and every one comes through
+    /// here, so checking them is checking all.
+    pub(crate) fn moved_past(
+        &self,
+        bodies: &crate::bodies::Bodies,
+        pushed: &[u32],
+        allowed: f64,
+    ) -> bool {
+        (pushed.iter()).any(|&i| {
+            let i = i as usize;
+            bodies.hot[i].pos.distance_squared(self.listed_at[i]) > allowed * allowed
+        })
+    }
+
+    /// Calls `f` once with the index of each listed pair that has a body of `pushed`.
+    pub(crate) fn for_each_pair_of(&mut self, pushed: &[u32], mut f: impl FnMut(usize)) {
+        self.pass += 1;
+        for &i in pushed {
+            let i = i as usize;
+            for &k in &self.pairs_of[self.start[i] as usize..self.start[i + 1] as usize] {
+                if self.taken[k as usize] != self.pass {
+                    self.taken[k as usize] = self.pass;
+                    f(k as usize);
+                }
+            }
+        }
+    }
+
+    /// Bytes of heap memory the list holds.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        use crate::simulation::capacity_bytes as cap;
+        cap(&self.listed_at) + cap(&self.start) + cap(&self.pairs_of) + cap(&self.taken)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::{Arena, BodyDesc, Simulation, StepConfig};
@@ -544,104 +645,74 @@ mod tests {
             assert!(sim.bodies().positions().all(|p| p.is_finite()));
         }
     }
-}
 
-/// A large jam's pair list for the push-out's later passes: where each body stood when it
-/// was made, and for each body the indices of its pairs (in the candidate pairs).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct JamList {
-    listed_at: Vec<DVec2>,
-    /// `pairs_of[start[i]..start[i + 1]]`: indices of body `i`'s pairs.
-    start: Vec<u32>,
-    pairs_of: Vec<u32>,
-    /// Pass at which each pair was last taken (so a pair of two pushed bodies is taken
-    /// once per pass).
-    taken: Vec<u32>,
-    pass: u32,
-    /// How many times this push-out's list was outgrown (a body moved past its margin).
-    pub(crate) outgrown: u32,
-}
-
-impl JamList {
-    /// Forgets the list (the allocations are kept).
-    pub(crate) fn clear(&mut self) {
-        self.listed_at.clear();
-    }
-
-    /// Forgets the list and its count of outgrown lists: a new push-out.
-    pub(crate) fn reset(&mut self) {
-        self.clear();
-        self.outgrown = 0;
-    }
-
-    /// Whether a list is in force.
-    pub(crate) fn is_listed(&self) -> bool {
-        !self.listed_at.is_empty()
-    }
-
-    /// Makes the list of `pairs` (indexed by body), at the bodies' current places.
-    pub(crate) fn list(&mut self, bodies: &crate::bodies::Bodies, pairs: &[(u32, u32)]) {
-        let n = bodies.len();
-        self.listed_at.clear();
-        self.listed_at.extend(bodies.hot.iter().map(|h| h.pos));
-        self.start.clear();
-        self.start.resize(n + 1, 0);
-        for &(i, j) in pairs {
-            self.start[i as usize + 1] += 1;
-            self.start[j as usize + 1] += 1;
-        }
-        for i in 0..n {
-            self.start[i + 1] += self.start[i];
-        }
-        self.pairs_of.clear();
-        self.pairs_of.resize(self.start[n] as usize, 0);
-        let mut fill = std::mem::take(&mut self.taken);
-        fill.clear();
-        fill.extend_from_slice(&self.start[..n]);
-        for (k, &(i, j)) in pairs.iter().enumerate() {
-            for b in [i as usize, j as usize] {
-                self.pairs_of[fill[b] as usize] = k as u32;
-                fill[b] += 1;
+    /// The steered crowd of 2000 jams the push-out every step. Whatever the jam list
+    /// leaves out, no pair may overlap deeper than the slop without being counted in
+    /// `overlaps_left` (a pair the list missed would be): checked by brute force.
+    #[test]
+    fn the_jam_list_misses_no_deep_pair() {
+        let n = 2000;
+        let mut sim = crate::scenes::crowd(n, 0.3).simulation();
+        let centre = DVec2::splat(0.5 * crate::scenes::gas_side(n, 0.3));
+        let slop = sim.config.overlap_slop;
+        let mut jammed = 0;
+        for step in 0..120 {
+            crate::scenes::steer_crowd(&mut sim, centre);
+            sim.step(crate::scenes::DT);
+            if step % 20 != 19 {
+                continue;
             }
-        }
-        fill.clear();
-        fill.resize(pairs.len(), 0);
-        self.taken = fill;
-        self.pass = 0;
-    }
-
-    /// Whether a body of `pushed` stands farther than `allowed` from where the list was
-    /// made. Only pushed bodies move during the push-out, and every one comes through
-    /// here, so checking them is checking all.
-    pub(crate) fn moved_past(
-        &self,
-        bodies: &crate::bodies::Bodies,
-        pushed: &[u32],
-        allowed: f64,
-    ) -> bool {
-        (pushed.iter()).any(|&i| {
-            let i = i as usize;
-            bodies.hot[i].pos.distance_squared(self.listed_at[i]) > allowed * allowed
-        })
-    }
-
-    /// Calls `f` once with the index of each listed pair that has a body of `pushed`.
-    pub(crate) fn for_each_pair_of(&mut self, pushed: &[u32], mut f: impl FnMut(usize)) {
-        self.pass += 1;
-        for &i in pushed {
-            let i = i as usize;
-            for &k in &self.pairs_of[self.start[i] as usize..self.start[i + 1] as usize] {
-                if self.taken[k as usize] != self.pass {
-                    self.taken[k as usize] = self.pass;
-                    f(k as usize);
+            let b = sim.bodies();
+            let mut deep = 0;
+            for i in 0..n {
+                for j in i + 1..n {
+                    let allowed = slop * b.radius(i).min(b.radius(j));
+                    let gap = b.position(i).distance(b.position(j)) - b.radius(i) - b.radius(j);
+                    deep += usize::from(gap < -allowed);
                 }
             }
+            let left = sim.stats().overlaps_left;
+            jammed += usize::from(sim.stats().overlaps_fixed > n);
+            assert!(
+                deep <= left,
+                "step {step}: {deep} deep pairs, {left} counted"
+            );
         }
+        assert!(
+            jammed > 0,
+            "the crowd never jammed the push-out: the test shows nothing"
+        );
     }
 
-    /// Bytes of heap memory the list holds.
-    pub(crate) fn heap_bytes(&self) -> usize {
-        use crate::simulation::capacity_bytes as cap;
-        cap(&self.listed_at) + cap(&self.start) + cap(&self.pairs_of) + cap(&self.taken)
+    /// 400 circles dropped on top of one another in a disk of radius 6: the push-out moves
+    /// bodies much farther than the jam list's margin within one step, so the list must
+    /// be made again; no deep pair may go uncounted (brute force).
+    #[test]
+    fn a_violent_jam_outgrows_its_list_and_misses_no_deep_pair() {
+        let mut state = crate::scenes::SEED;
+        let bodies: Vec<BodyDesc> = (0..400)
+            .map(|_| {
+                let mut unit = || crate::scenes::SplitMix64::next_f64(&mut state);
+                let (r, a) = (6.0 * unit().sqrt(), std::f64::consts::TAU * unit());
+                BodyDesc::new(DVec2::from_angle(a) * r, 0.5, 1.0)
+            })
+            .collect();
+        let mut sim = world(&bodies, StepConfig::default());
+        let start: Vec<DVec2> = sim.bodies().positions().collect();
+        sim.step(1.0 / 60.0);
+        let b = sim.bodies();
+        let moved = (b.positions().zip(&start))
+            .map(|(p, q)| p.distance(*q))
+            .fold(0.0, f64::max);
+        assert!(moved > 0.5, "the push-out moved bodies only {moved}");
+        let slop = sim.config.overlap_slop * 0.5;
+        let mut deep = 0;
+        for i in 0..b.len() {
+            for j in i + 1..b.len() {
+                deep += usize::from(b.position(i).distance(b.position(j)) < 1.0 - slop);
+            }
+        }
+        let left = sim.stats().overlaps_left;
+        assert!(deep <= left, "{deep} deep pairs, {left} counted");
     }
 }
