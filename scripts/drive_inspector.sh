@@ -2,8 +2,8 @@
 # Drives the inspector with synthetic input (xdotool) on the current X display (run it
 # under xvfb-run; scripts/screenshot.sh does) and checks what the inspector reports
 # (`--report`): a left click on a circle selects that circle; the wheel over either
-# panel leaves the world view as it was; the wheel over the world zooms it (so the
-# previous check can fail).
+# panel, and over the energy plot, leaves the world view and the plot's range as they
+# were; the wheel over the world zooms it (so the view check can fail).
 #
 #   bash scripts/drive_inspector.sh INSPECTOR_BINARY
 set -euo pipefail
@@ -36,17 +36,23 @@ selected=$(field selected)
 [ "$selected" = "$target" ] || fail "a click on circle $target at ($x, $y) selected $selected"
 
 before=$(field camera)
-for px in 150 1350; do # over the left panel, then over the right one
-    xdotool mousemove --window "$wid" "$px" 500
-    for _ in $(seq 10); do xdotool click 5; done
+read -r px py range_before <<< "$(field plot)"
+for at in "150 500" "1350 500" "${px%.*} ${py%.*}"; do # left panel, right panel, the plot
+    # shellcheck disable=SC2086
+    xdotool mousemove --window "$wid" $at
+    for _ in $(seq 5); do xdotool click 5; done
+    for _ in $(seq 3); do xdotool click 4; done
 done
 wait_frames 5
 after=$(field camera)
 [ "$before" = "$after" ] || fail "the wheel over the panels moved the view: $before -> $after"
+read -r _ _ range_after <<< "$(field plot)"
+[ "$range_before" = "$range_after" ] ||
+    fail "the wheel over the energy plot changed its range: $range_before -> $range_after"
 
 xdotool mousemove --window "$wid" 750 500
 for _ in $(seq 3); do xdotool click 4; done
 wait_frames 5
 zoomed=$(field camera)
 [ "$zoomed" != "$after" ] || fail "the wheel over the world did not zoom ($zoomed)"
-echo "driven: the click selected circle $target; the wheel over the panels kept the view; over the world it zoomed"
+echo "driven: the click selected circle $target; the wheel over the panels kept the view and the plot's range; over the world it zoomed"

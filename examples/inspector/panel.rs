@@ -2,6 +2,7 @@
 //! statistics with plots, recent events.
 
 use crate::camera::{FitRequest, PointerOverUi};
+use crate::report::{EnergyPlot, ShownPlot};
 use crate::spawner::{self, ColorMode, Inspector};
 use crate::stats::History;
 use bevy::camera::Viewport;
@@ -39,11 +40,18 @@ struct Editables<'w, 's> {
     commands: Commands<'w, 's>,
 }
 
+/// What the statistics panel shows, and where it reports the energy plot.
+#[derive(bevy::ecs::system::SystemParam)]
+struct Statistics<'w> {
+    diag: Res<'w, CollisionDiagnostics>,
+    history: Res<'w, History>,
+    energy_plot: ResMut<'w, EnergyPlot>,
+}
+
 fn panel(
     mut contexts: EguiContexts,
     mut e: Editables,
-    diag: Res<CollisionDiagnostics>,
-    history: Res<History>,
+    mut stats: Statistics,
     mut over_ui: ResMut<PointerOverUi>,
     window: Single<&Window, With<PrimaryWindow>>,
     mut camera: Single<&mut Camera, Without<bevy_egui::PrimaryEguiContext>>,
@@ -81,7 +89,12 @@ fn panel(
         .default_size(330.0)
         .show(&mut root, |ui| {
             egui::ScrollArea::vertical().show(ui, |ui| {
-                stats_section(ui, &diag, &history);
+                let Statistics {
+                    diag,
+                    history,
+                    energy_plot,
+                } = &mut stats;
+                stats_section(ui, diag, history, &mut energy_plot.0);
             });
         })
         .response
@@ -436,7 +449,12 @@ fn selection_section(ui: &mut egui::Ui, e: &mut Editables) {
         });
 }
 
-fn stats_section(ui: &mut egui::Ui, d: &CollisionDiagnostics, history: &History) {
+fn stats_section(
+    ui: &mut egui::Ui,
+    d: &CollisionDiagnostics,
+    history: &History,
+    shown: &mut Option<ShownPlot>,
+) {
     egui::CollapsingHeader::new("Statistics")
         .default_open(true)
         .show(ui, |ui| {
@@ -494,12 +512,12 @@ fn stats_section(ui: &mut egui::Ui, d: &CollisionDiagnostics, history: &History)
             };
             // At least ±1e-6: conserved energy shows as a flat line, not as magnified
             // rounding noise.
-            plot(
+            *shown = Some(plot(
                 ui,
                 "kinetic energy, (E − E₀) / E₀ over the plot",
                 &relative,
                 [-1e-6, 1e-6],
-            );
+            ));
             let impacts: Vec<[f64; 2]> = history.impacts.iter().copied().collect();
             plot(ui, "impacts per step", &impacts, [0.0, 1.0]);
         });
@@ -513,10 +531,11 @@ fn stats_section(ui: &mut egui::Ui, d: &CollisionDiagnostics, history: &History)
 }
 
 /// A small line plot of a step series whose y range spans at least `span`. It neither
-/// scrolls, drags nor zooms: the wheel over it scrolls the panel.
-fn plot(ui: &mut egui::Ui, title: &str, series: &[[f64; 2]], span: [f64; 2]) {
+/// scrolls, drags nor zooms: the wheel over it scrolls the panel. Returns where it is
+/// drawn and the range it shows (for `--report`).
+fn plot(ui: &mut egui::Ui, title: &str, series: &[[f64; 2]], span: [f64; 2]) -> ShownPlot {
     ui.label(title);
-    Plot::new(title)
+    let shown = Plot::new(title)
         .height(110.0)
         .show_axes([false, true])
         .allow_drag(false)
@@ -529,4 +548,14 @@ fn plot(ui: &mut egui::Ui, title: &str, series: &[[f64; 2]], span: [f64; 2]) {
         .show(ui, |p| {
             p.line(Line::new(title, series.to_vec()));
         });
+    let (rect, bounds) = (shown.response.rect, shown.transform.bounds());
+    ShownPlot {
+        centre: [rect.center().x, rect.center().y],
+        range: [
+            bounds.min()[0],
+            bounds.min()[1],
+            bounds.max()[0],
+            bounds.max()[1],
+        ],
+    }
 }

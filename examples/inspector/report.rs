@@ -1,7 +1,8 @@
 //! `--report PATH`: each frame, writes what a test driving the inspector with synthetic
 //! input checks against (`scripts/screenshot.sh` clicks and scrolls with xdotool): the
 //! frame, a target circle (the one nearest the middle of the view) with its place in
-//! window coordinates, the selected circle, and the world camera's scale and centre.
+//! window coordinates, the selected circle, the world camera's scale and centre, and the
+//! energy plot's centre and the range it shows.
 //! `--paused` starts with time paused, so the circles stay where the report says.
 
 use crate::Args;
@@ -10,8 +11,21 @@ use bevy::prelude::*;
 use bevy_circle_collide::prelude::*;
 use bevy_egui::PrimaryEguiContext;
 
+/// Where a plot was drawn (its centre, window coordinates) and the range it showed
+/// (`[x min, y min, x max, y max]`).
+#[derive(Clone, Copy, Debug)]
+pub struct ShownPlot {
+    pub centre: [f32; 2],
+    pub range: [f64; 4],
+}
+
+/// The energy plot as last drawn by the panel.
+#[derive(Resource, Default)]
+pub struct EnergyPlot(pub Option<ShownPlot>);
+
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, pause.run_if(|args: Res<Args>| args.paused))
+    app.init_resource::<EnergyPlot>()
+        .add_systems(Startup, pause.run_if(|args: Res<Args>| args.paused))
         .add_systems(
             PostUpdate,
             write
@@ -27,6 +41,7 @@ fn pause(mut time: ResMut<Time<Virtual>>) {
 fn write(
     args: Res<Args>,
     inspector: Res<Inspector>,
+    energy_plot: Res<EnergyPlot>,
     camera: Single<(&Camera, &GlobalTransform, &Projection), Without<PrimaryEguiContext>>,
     circles: Query<(Entity, &GlobalTransform), With<CircleCollider>>,
     mut frame: Local<u64>,
@@ -58,6 +73,11 @@ fn write(
     text += &format!("selected {selected}\n");
     let centre = cam_transform.translation();
     text += &format!("camera {scale} {} {}\n", centre.x, centre.y);
+    if let Some(plot) = energy_plot.0 {
+        let [x, y] = plot.centre;
+        let [a, b, c, d] = plot.range;
+        text += &format!("plot {x} {y} {a} {b} {c} {d}\n");
+    }
     let path = args.report.as_deref().expect("run only with --report");
     // Written whole, then renamed: the script never reads half a report.
     let partial = format!("{path}.part");
