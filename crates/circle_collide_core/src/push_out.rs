@@ -45,6 +45,23 @@ pub(crate) fn within_slop(b: &crate::bodies::Bodies, i: usize, j: usize, slop: f
     manifold::overlaps(hi.pos, hi.radius + allowed, hj.pos, hj.radius)
 }
 
+/// Makes pair `(i, j)` active if it touches (within the slop); returns whether it
+/// overlaps deeper than the slop.
+#[inline]
+fn activate_if_touching(
+    b: &crate::bodies::Bodies,
+    (i, j): (u32, u32),
+    slop: f64,
+    active: &mut Vec<(u32, u32)>,
+) -> bool {
+    let (iu, ju) = (i as usize, j as usize);
+    if !within_slop(b, iu, ju, slop) {
+        return false;
+    }
+    active.push((i, j));
+    deeper_than_slop(b, iu, ju, slop)
+}
+
 /// Whether the dynamic, non-sensor body `h` sinks into a wall of `arena` deeper than
 /// `slop` times its radius (what [`push_out_of_walls`] would fix).
 #[inline]
@@ -214,14 +231,9 @@ impl Simulation {
             self.jam.list(&self.bodies, &self.pairs);
         }
         let slop = self.config.overlap_slop;
-        let b = &self.bodies;
         let mut deep = false;
-        for &(i, j) in &self.pairs {
-            let (iu, ju) = (i as usize, j as usize);
-            if within_slop(b, iu, ju, slop) {
-                self.active.push((i, j));
-                deep |= deeper_than_slop(b, iu, ju, slop);
-            }
+        for &pair in &self.pairs {
+            deep |= activate_if_touching(&self.bodies, pair, slop, &mut self.active);
         }
         deep
     }
@@ -230,16 +242,10 @@ impl Simulation {
     /// touch now (within the slop); returns whether one overlaps deeper than the slop.
     fn touching_jam_pairs(&mut self, pushed: &[u32]) -> bool {
         let slop = self.config.overlap_slop;
-        let b = &self.bodies;
         let mut deep = false;
-        let (pairs, active) = (&self.pairs, &mut self.active);
+        let (b, pairs, active) = (&self.bodies, &self.pairs, &mut self.active);
         self.jam.for_each_pair_of(pushed, |k| {
-            let (i, j) = pairs[k];
-            let (iu, ju) = (i as usize, j as usize);
-            if within_slop(b, iu, ju, slop) {
-                active.push((i, j));
-                deep |= deeper_than_slop(b, iu, ju, slop);
-            }
+            deep |= activate_if_touching(b, pairs[k], slop, active);
         });
         deep
     }
@@ -266,10 +272,9 @@ impl Simulation {
             found.clear();
             self.grid.query(&self.bodies, i, false, |j| found.push(j));
             for &j in &found {
-                let b = &self.bodies;
-                if self.interacts(i as u32, j as u32) && within_slop(b, i, j, slop) {
-                    self.active.push((i.min(j) as u32, i.max(j) as u32));
-                    deep |= deeper_than_slop(b, i, j, slop);
+                if self.interacts(i as u32, j as u32) {
+                    let pair = (i.min(j) as u32, i.max(j) as u32);
+                    deep |= activate_if_touching(&self.bodies, pair, slop, &mut self.active);
                 }
             }
         }
@@ -654,7 +659,6 @@ mod tests {
         let n = 2000;
         let mut sim = crate::scenes::crowd(n, 0.3).simulation();
         let centre = DVec2::splat(0.5 * crate::scenes::gas_side(n, 0.3));
-        let slop = sim.config.overlap_slop;
         let mut jammed = 0;
         for step in 0..120 {
             crate::scenes::steer_crowd(&mut sim, centre);
@@ -662,15 +666,7 @@ mod tests {
             if step % 20 != 19 {
                 continue;
             }
-            let b = sim.bodies();
-            let mut deep = 0;
-            for i in 0..n {
-                for j in i + 1..n {
-                    let allowed = slop * b.radius(i).min(b.radius(j));
-                    let gap = b.position(i).distance(b.position(j)) - b.radius(i) - b.radius(j);
-                    deep += usize::from(gap < -allowed);
-                }
-            }
+            let deep = deep_pairs(&sim).len();
             let left = sim.stats().overlaps_left;
             jammed += usize::from(sim.stats().overlaps_fixed > n);
             assert!(
@@ -705,13 +701,7 @@ mod tests {
             .map(|(p, q)| p.distance(*q))
             .fold(0.0, f64::max);
         assert!(moved > 0.5, "the push-out moved bodies only {moved}");
-        let slop = sim.config.overlap_slop * 0.5;
-        let mut deep = 0;
-        for i in 0..b.len() {
-            for j in i + 1..b.len() {
-                deep += usize::from(b.position(i).distance(b.position(j)) < 1.0 - slop);
-            }
-        }
+        let deep = deep_pairs(&sim).len();
         let left = sim.stats().overlaps_left;
         assert!(deep <= left, "{deep} deep pairs, {left} counted");
     }
