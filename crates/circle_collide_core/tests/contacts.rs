@@ -256,13 +256,8 @@ fn the_jittered_piles_fall_asleep_within_ten_seconds_and_stay_put() {
         assert_eq!(sim.stats().kinetic_energy, 0.0);
         let b = sim.bodies();
         let slop = sim.config.overlap_slop * scenes::RADIUS;
-        let mut deepest = f64::MIN;
-        for i in 0..n {
-            for j in i + 1..n {
-                let gap = b.position(i).distance(b.position(j)) - b.radius(i) - b.radius(j);
-                deepest = deepest.max(-gap);
-            }
-        }
+        let circles: Vec<(DVec2, f64)> = b.positions().zip(b.radii()).collect();
+        let deepest = circle_collide_core::manifold::deepest_overlap(&circles);
         assert!(deepest <= slop + 1e-12, "pile {n}: overlap {deepest}");
     }
 }
