@@ -143,6 +143,22 @@ impl Default for CircleCollideConfig {
     }
 }
 
+/// Whether a setting that must be a finite non-negative number is one (else its default
+/// is used, and [`CircleCollideConfig::problems`] says so).
+fn non_negative(x: f32) -> bool {
+    x.is_finite() && x >= 0.0
+}
+
+/// Whether a setting that must be a finite positive number is one.
+fn positive(x: f32) -> bool {
+    x.is_finite() && x > 0.0
+}
+
+/// Whether both corners of an arena are finite (else there is no arena).
+fn finite_corners(arena: &ArenaConfig) -> bool {
+    arena.min.is_finite() && arena.max.is_finite()
+}
+
 fn dvec(v: Vec2) -> DVec2 {
     DVec2::new(f64::from(v.x), f64::from(v.y))
 }
@@ -153,7 +169,7 @@ impl CircleCollideConfig {
     pub fn to_step_config(&self) -> StepConfig {
         let d = StepConfig::default();
         let finite_or = |x: f32, default: f64| {
-            if x.is_finite() && x >= 0.0 {
+            if non_negative(x) {
                 f64::from(x)
             } else {
                 default
@@ -165,14 +181,11 @@ impl CircleCollideConfig {
             } else {
                 DVec2::ZERO
             },
-            arena: self
-                .arena
-                .filter(|a| a.min.is_finite() && a.max.is_finite())
-                .map(|a| Arena {
-                    min: dvec(a.min.min(a.max)),
-                    max: dvec(a.min.max(a.max)),
-                    restitution: f64::from(a.restitution.clamp(0.0, 1.0)),
-                }),
+            arena: self.arena.filter(finite_corners).map(|a| Arena {
+                min: dvec(a.min.min(a.max)),
+                max: dvec(a.min.max(a.max)),
+                restitution: f64::from(a.restitution.clamp(0.0, 1.0)),
+            }),
             restitution_combine: match self.restitution_combine {
                 CombineRule::Max => RestitutionCombine::Max,
                 CombineRule::Min => RestitutionCombine::Min,
@@ -190,8 +203,8 @@ impl CircleCollideConfig {
                 speed: self.sleep_speed.map(|s| finite_or(s, 0.0)),
                 time_to_sleep: finite_or(self.time_to_sleep, d.sleep.time_to_sleep),
             },
-            max_speed: if self.max_speed > 0.0 {
-                finite_or(self.max_speed, d.max_speed)
+            max_speed: if positive(self.max_speed) {
+                f64::from(self.max_speed)
             } else {
                 d.max_speed
             },
@@ -223,7 +236,6 @@ impl CircleCollideConfig {
     /// ```
     pub fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let non_negative = |x: f32| x.is_finite() && x >= 0.0;
         if !self.gravity.is_finite() {
             out.push(format!(
                 "gravity {} is not finite (using zero)",
@@ -237,14 +249,14 @@ impl CircleCollideConfig {
                 self.effective_default_restitution()
             ));
         }
-        if !(self.density.is_finite() && self.density > 0.0) {
+        if !positive(self.density) {
             out.push(format!(
                 "density {} is not a positive number (using 1)",
                 self.density
             ));
         }
         if let Some(arena) = &self.arena {
-            if !(arena.min.is_finite() && arena.max.is_finite()) {
+            if !finite_corners(arena) {
                 out.push(format!(
                     "arena corners {} and {} are not finite (no arena)",
                     arena.min, arena.max
@@ -275,7 +287,7 @@ impl CircleCollideConfig {
                 self.time_to_sleep
             ));
         }
-        if !(self.max_speed.is_finite() && self.max_speed > 0.0) {
+        if !positive(self.max_speed) {
             out.push(format!(
                 "max_speed {} is not a positive number (using the default)",
                 self.max_speed
@@ -286,7 +298,7 @@ impl CircleCollideConfig {
 
     /// Density in force (invalid values mean 1).
     pub fn effective_density(&self) -> f64 {
-        if self.density.is_finite() && self.density > 0.0 {
+        if positive(self.density) {
             f64::from(self.density)
         } else {
             1.0

@@ -65,7 +65,7 @@ pub(crate) fn integrate(
     world.sim.reserve_bodies(count);
     let density = config.effective_density();
     let wake_all = config.is_changed();
-    if config.is_changed() {
+    if wake_all {
         world.warn_config(&config.problems());
     }
     let default_restitution = config.effective_default_restitution();
