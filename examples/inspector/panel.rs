@@ -515,11 +515,11 @@ fn stats_section(
             *shown = Some(plot(
                 ui,
                 "kinetic energy, (E − E₀) / E₀ over the plot",
-                &relative,
+                relative,
                 [-1e-6, 1e-6],
             ));
             let impacts: Vec<[f64; 2]> = history.impacts.iter().copied().collect();
-            plot(ui, "impacts per step", &impacts, [0.0, 1.0]);
+            plot(ui, "impacts per step", impacts, [0.0, 1.0]);
         });
     egui::CollapsingHeader::new("Recent collision events")
         .default_open(true)
@@ -533,7 +533,7 @@ fn stats_section(
 /// A small line plot of a step series whose y range spans at least `span`. It neither
 /// scrolls, drags nor zooms: the wheel over it scrolls the panel. Returns where it is
 /// drawn and the range it shows (for `--report`).
-fn plot(ui: &mut egui::Ui, title: &str, series: &[[f64; 2]], span: [f64; 2]) -> ShownPlot {
+fn plot(ui: &mut egui::Ui, title: &str, series: Vec<[f64; 2]>, span: [f64; 2]) -> ShownPlot {
     ui.label(title);
     let shown = Plot::new(title)
         .height(110.0)
@@ -546,7 +546,7 @@ fn plot(ui: &mut egui::Ui, title: &str, series: &[[f64; 2]], span: [f64; 2]) -> 
         .include_y(span[0])
         .include_y(span[1])
         .show(ui, |p| {
-            p.line(Line::new(title, series.to_vec()));
+            p.line(Line::new(title, series));
         });
     let (rect, bounds) = (shown.response.rect, shown.transform.bounds());
     ShownPlot {
