@@ -1,4 +1,4 @@
-//! Phase 1: gather bodies from the ECS into the core, validate them, apply gravity.
+//! Phase 1: gather bodies from the ECS into the core, validate them, start their flight.
 
 use crate::components::{
     CircleCollider, CollisionEventsEnabled, CollisionLayers, IgnoredCollisions, Mass, Restitution,
@@ -15,7 +15,7 @@ use circle_collide_core::{AddBodyError, BodyDesc, InputIssues, Layers};
 use std::f64::consts::PI;
 
 crate::schedule::phase_plugin!(
-    /// Phase 1: gather from the ECS, validate, gravity, swept boxes.
+    /// Phase 1: gather from the ECS, validate, flight under gravity, swept boxes.
     IntegratePlugin,
     crate::CircleCollideSystems::Integrate,
     integrate

@@ -36,13 +36,17 @@
 //!
 //! 1. **Integrate** — bodies are gathered from the ECS (`Transform` x/y, [`Velocity`],
 //!    [`Mass`], [`Restitution`]), invalid ones repaired or skipped with a one-time
-//!    warning, gravity added to velocities, swept boxes computed.
+//!    warning, swept boxes computed. Under gravity every free body flies on its exact
+//!    parabola through the step, so a bounce or a landing happens at its exact time and an
+//!    elastic ball keeps its apex; bodies held by resting contacts move in straight lines
+//!    at the velocity the contact solver gives them.
 //! 2. **BroadPhase** — candidate pairs from a spatial grid sized from the bodies;
 //!    huge or very fast circles are tested against all bodies instead of flooding it.
 //! 3. **NarrowPhase** — overlap manifolds (depth, normal, tangent, point) of the pairs
 //!    touching at the start of the step.
-//! 4. **TimeOfImpact** — the exact earliest time of impact of every approaching pair
-//!    and body–wall pair; impacts are handled in time order, each changing only the two
+//! 4. **TimeOfImpact** — slow contacts solved, then the exact earliest time of impact
+//!    of every approaching pair and body–wall pair (a quadratic, or a quartic for a
+//!    flying body against a static, kinematic or resting one); impacts are handled in time order, each changing only the two
 //!    bodies' predictions (their new paths are looked up in the grid again).
 //! 5. **Resolve** — bodies are moved to the end of the step, overlaps deeper than the
 //!    slop pushed apart (positions only), results written back, events sent.

@@ -22,7 +22,8 @@ use bevy::transform::TransformSystems;
 /// ```
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CircleCollideSystems {
-    /// Gather bodies from the ECS, validate them, apply gravity, compute swept boxes.
+    /// Gather bodies from the ECS, validate them, start their flight under gravity,
+    /// compute swept boxes.
     Integrate,
     /// Candidate pairs from the spatial grid.
     BroadPhase,

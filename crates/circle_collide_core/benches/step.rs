@@ -1,5 +1,6 @@
-//! Criterion micro-benchmarks of the core: time of impact, the broad phase, and a full
-//! step of the standard gas at 1k, 10k and 100k circles.
+//! Criterion micro-benchmarks of the core: time of impact, the broad phase, a full
+//! step of the standard gas at 1k, 10k and 100k circles, and runs under gravity (the gas
+//! falling, the jittered pile landing) from their first step.
 //!
 //! ```text
 //! cargo bench -p circle_collide_core
@@ -55,5 +56,29 @@ fn full_step(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, toi, broad_phase, full_step);
+/// Under gravity, a fixed run from the scene's start (a fresh copy each time, so every
+/// sample does the same work): the gas of 10k falling for 60 steps (g = 9.81 down,
+/// speed 10), and the jittered pile of 2000 landing for 120 steps.
+fn under_gravity(c: &mut Criterion) {
+    let mut group = c.benchmark_group("under gravity");
+    group.sample_size(10);
+    let mut gas = scenes::gas(10_000, 0.3, 10.0);
+    gas.config.gravity = DVec2::new(0.0, -9.81);
+    let runs = [
+        ("gas 10000, 60 steps", gas.simulation(), 60),
+        ("pile 2000, 120 steps", scenes::pile(2000).simulation(), 120),
+    ];
+    for (name, sim, steps) in runs {
+        group.bench_function(name, |b| {
+            b.iter_batched_ref(
+                || sim.clone(),
+                |sim| (0..steps).for_each(|_| sim.step(scenes::DT)),
+                criterion::BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, toi, broad_phase, full_step, under_gravity);
 criterion_main!(benches);

@@ -1,5 +1,6 @@
 //! The optional axis-aligned arena whose four walls bound the world (seed 001's screen edges).
 
+use crate::parabolic_toi::wall_time_of_impact_accelerated;
 use crate::toi::wall_time_of_impact;
 use glam::DVec2;
 
@@ -74,15 +75,20 @@ impl Arena {
         }
     }
 
-    /// Time at which a circle at `p` moving at `v` touches `wall`, if it ever does.
-    pub fn hit_time(&self, wall: Wall, p: DVec2, v: DVec2, radius: f64) -> Option<f64> {
+    /// Time at which a circle at `p` moving at `v` with acceleration `g` (zero for a
+    /// straight line) touches `wall`, if it ever does.
+    pub fn hit_time(&self, wall: Wall, p: DVec2, v: DVec2, g: DVec2, radius: f64) -> Option<f64> {
         let (line, axis, side) = self.wall_line(wall);
-        wall_time_of_impact(p[axis], v[axis], radius, line, side)
+        if g[axis] == 0.0 {
+            wall_time_of_impact(p[axis], v[axis], radius, line, side)
+        } else {
+            wall_time_of_impact_accelerated(p[axis], v[axis], g[axis], radius, line, side)
+        }
     }
 
     /// Earliest wall hit of a circle, `(time, wall)`, ties broken in [`Wall::ALL`] order.
-    pub fn earliest_hit(&self, p: DVec2, v: DVec2, radius: f64) -> Option<(f64, Wall)> {
-        self.earliest_hit_where(p, v, radius, |_| true)
+    pub fn earliest_hit(&self, p: DVec2, v: DVec2, g: DVec2, radius: f64) -> Option<(f64, Wall)> {
+        self.earliest_hit_where(p, v, g, radius, |_| true)
     }
 
     /// [`earliest_hit`](Self::earliest_hit) among the walls `keep` accepts.
@@ -90,12 +96,13 @@ impl Arena {
         &self,
         p: DVec2,
         v: DVec2,
+        g: DVec2,
         radius: f64,
         keep: impl Fn(Wall) -> bool,
     ) -> Option<(f64, Wall)> {
         let mut best: Option<(f64, Wall)> = None;
         for wall in Wall::ALL {
-            if let Some(t) = self.hit_time(wall, p, v, radius)
+            if let Some(t) = self.hit_time(wall, p, v, g, radius)
                 && keep(wall)
                 && best.is_none_or(|(bt, _)| t < bt)
             {
@@ -129,7 +136,7 @@ mod tests {
         let a = Arena::new(DVec2::ZERO, DVec2::new(10.0, 10.0));
         // Heading to the top-right corner, closer to the right wall.
         let (t, w) = a
-            .earliest_hit(DVec2::new(8.0, 5.0), DVec2::new(1.0, 1.0), 1.0)
+            .earliest_hit(DVec2::new(8.0, 5.0), DVec2::new(1.0, 1.0), DVec2::ZERO, 1.0)
             .unwrap();
         assert_eq!((t, w), (1.0, Wall::Right));
         assert_eq!(a.depth(Wall::Right, DVec2::new(9.5, 5.0), 1.0), 0.5);
@@ -138,7 +145,7 @@ mod tests {
             DVec2::new(3.0, 0.0)
         );
         assert!(
-            a.earliest_hit(DVec2::new(5.0, 5.0), DVec2::ZERO, 1.0)
+            a.earliest_hit(DVec2::new(5.0, 5.0), DVec2::ZERO, DVec2::ZERO, 1.0)
                 .is_none()
         );
     }

@@ -18,11 +18,15 @@ const SLEEPING: u32 = 8;
 const IN_SOLVER: u32 = 16;
 /// `Hot::flags` bit: the body had an impact in this step's event loop.
 const HIT: u32 = 32;
+/// `Hot::flags` bit: the body is in free flight this step, on the parabola of the step's
+/// gravity ([`Bodies::gravity`]); without it the body moves in a straight line.
+const FLYING: u32 = 64;
 
 /// What the event loop needs of one body, in one cache line.
 ///
 /// The position is kept lazily during the in-step event loop: the body is at
-/// `pos + vel * (t − time)` at step time `t`.
+/// `pos + vel * (t − time)` at step time `t`, plus `½ g (t − time)²` while it flies
+/// ([`Bodies::position_at`]); `vel` is its velocity at `time`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[repr(C, align(64))]
 pub(crate) struct Hot {
@@ -83,10 +87,26 @@ impl Hot {
         self.flags |= HIT;
     }
 
-    /// Clears the step's solver and impact marks (at the start of a step).
+    /// Clears the step's solver, impact and flight marks (at the start of a step).
     #[inline]
     pub fn clear_step_marks(&mut self) {
-        self.flags &= !(IN_SOLVER | HIT);
+        self.flags &= !(IN_SOLVER | HIT | FLYING);
+    }
+
+    /// Whether the body flies on the parabola of the step's gravity.
+    #[inline]
+    pub fn flying(&self) -> bool {
+        self.flags & FLYING != 0
+    }
+
+    /// Starts (or ends) the body's flight on the step's gravity from its current time.
+    #[inline]
+    pub fn set_flying(&mut self, flying: bool) {
+        if flying {
+            self.flags |= FLYING;
+        } else {
+            self.flags &= !FLYING;
+        }
     }
 
     /// Clears the mark of [`keep_box_once`](Self::keep_box_once).
@@ -107,17 +127,35 @@ impl Hot {
         self.vel / self.inv_mass
     }
 
-    /// Position at step time `t` (lazy extrapolation).
+    /// Position at step time `t` (lazy extrapolation) under acceleration `g` if flying.
     #[inline]
-    pub fn position_at(&self, t: f64) -> DVec2 {
-        self.pos + self.vel * (t - self.time)
+    pub fn position_at(&self, t: f64, g: DVec2) -> DVec2 {
+        if self.flying() {
+            crate::flight::position(self.pos, self.vel, g, t - self.time)
+        } else {
+            self.pos + self.vel * (t - self.time)
+        }
+    }
+
+    /// Velocity at step time `t` under acceleration `g` if flying.
+    #[inline]
+    pub fn velocity_at(&self, t: f64, g: DVec2) -> DVec2 {
+        if self.flying() {
+            crate::flight::velocity(self.vel, g, t - self.time)
+        } else {
+            self.vel
+        }
     }
 
     /// Box of the circle's path from its current time to step time `end`.
     #[inline]
-    pub fn swept_box(&self, end: f64) -> (DVec2, DVec2) {
-        let stop = self.position_at(end);
+    pub fn swept_box(&self, end: f64, g: DVec2) -> (DVec2, DVec2) {
         let r = DVec2::splat(self.radius);
+        if self.flying() {
+            let (min, max) = crate::flight::path_box(self.pos, self.vel, g, end - self.time);
+            return (min - r, max + r);
+        }
+        let stop = self.position_at(end, g);
         (self.pos.min(stop) - r, self.pos.max(stop) + r)
     }
 }
@@ -148,6 +186,9 @@ pub struct Bodies {
     /// Fraction of its radius each body's box is widened by on every side: the step's
     /// overlap slop, so every pair within the slop is listed, moving or not.
     pub(crate) margin: f64,
+    /// The step's gravity: the acceleration of every flying body (zero when there is
+    /// none, and then no body flies).
+    pub(crate) gravity: DVec2,
 }
 
 impl Bodies {
@@ -320,18 +361,60 @@ impl Bodies {
         self.hot[i].inv_mass + self.hot[j].inv_mass > 0.0 && !self.sensor_pair(i, j)
     }
 
-    /// Position of body `i` at step time `t` (lazy extrapolation).
+    /// Position of body `i` at step time `t` (lazy extrapolation, on its parabola if
+    /// it flies).
     #[inline]
     pub(crate) fn position_at(&self, i: usize, t: f64) -> DVec2 {
-        self.hot[i].position_at(t)
+        self.hot[i].position_at(t, self.gravity)
     }
 
-    /// Moves body `i` to step time `t` along its current velocity.
+    /// Velocity of body `i` at step time `t`.
+    #[inline]
+    pub(crate) fn velocity_at(&self, i: usize, t: f64) -> DVec2 {
+        self.hot[i].velocity_at(t, self.gravity)
+    }
+
+    /// Acceleration of body `i` this step: gravity if it flies, else none.
+    #[inline]
+    pub(crate) fn acceleration(&self, i: usize) -> DVec2 {
+        if self.hot[i].flying() {
+            self.gravity
+        } else {
+            DVec2::ZERO
+        }
+    }
+
+    /// Earliest time of impact of bodies `i` and `j` from step time `now`, within
+    /// `horizon` seconds of it: exact on their paths (straight lines, or parabolas for
+    /// the flying ones; see [`parabolic_toi`](crate::parabolic_toi)). `None` if none
+    /// within the horizon; `Some(0)` if they touch and approach now.
+    #[inline]
+    pub(crate) fn time_of_impact(&self, i: usize, j: usize, now: f64, horizon: f64) -> Option<f64> {
+        let d = self.position_at(j, now) - self.position_at(i, now);
+        let w = self.velocity_at(j, now) - self.velocity_at(i, now);
+        let sigma = self.hot[i].radius + self.hot[j].radius;
+        if self.hot[i].flying() == self.hot[j].flying() {
+            // The same acceleration: a straight line relative to each other.
+            crate::toi::time_of_impact(d, w, sigma).filter(|&s| s <= horizon)
+        } else {
+            let a = self.acceleration(j) - self.acceleration(i);
+            crate::parabolic_toi::time_of_impact_accelerated(d, w, a, sigma, horizon)
+        }
+    }
+
+    /// Moves body `i` to step time `t` along its path (its velocity too, if it flies).
     #[inline]
     pub(crate) fn advance(&mut self, i: usize, t: f64) {
+        let g = self.gravity;
         let h = &mut self.hot[i];
         if h.time != t {
-            h.pos = h.position_at(t);
+            if h.flying() {
+                let tau = t - h.time;
+                h.pos = crate::flight::position(h.pos, h.vel, g, tau);
+                h.vel = crate::flight::velocity(h.vel, g, tau);
+            } else {
+                h.pos = h.position_at(t, g);
+            }
             h.time = t;
         }
     }
@@ -341,7 +424,7 @@ impl Bodies {
     #[inline]
     pub(crate) fn swept_box(&self, i: usize) -> (DVec2, DVec2) {
         let h = &self.hot[i];
-        let (min, max) = h.swept_box(self.sweep_end);
+        let (min, max) = h.swept_box(self.sweep_end, self.gravity);
         let margin = DVec2::splat(self.margin * h.radius);
         (min - margin, max + margin)
     }

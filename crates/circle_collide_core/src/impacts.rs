@@ -16,7 +16,6 @@ use crate::manifold::manifold;
 use crate::parallel::chunk_range;
 use crate::queue::{Predicted, code_wall, wall_code};
 use crate::simulation::Simulation;
-use crate::toi::time_of_impact;
 use glam::DVec2;
 
 /// Outcome of predicting a pair.
@@ -182,7 +181,7 @@ impl Simulation {
         let (i, j) = (i.min(j), i.max(j));
         let d = b.position_at(j, now) - b.position_at(i, now);
         let (w, sigma) = (
-            b.hot[j].vel - b.hot[i].vel,
+            b.velocity_at(j, now) - b.velocity_at(i, now),
             b.hot[i].radius + b.hot[j].radius,
         );
         if b.sensor_pair(i, j) && d.length_squared() <= sigma * sigma {
@@ -196,7 +195,7 @@ impl Simulation {
         if self.resting_speed > 0.0 && !b.sensor_pair(i, j) {
             // Touching and closing slowly: resting contact, not an impact.
             let e = (self.config.restitution_combine).combine(b.restitution[i], b.restitution[j]);
-            let resting_speed = self.config.pair_resting_speed(self.resting_speed, e);
+            let resting_speed = self.body_pair_resting_speed(i, j, e);
             let touch = sigma + self.config.overlap_slop * b.hot[i].radius.min(b.hot[j].radius);
             let dist_sq = d.length_squared();
             if resting_speed > 0.0
@@ -208,7 +207,7 @@ impl Simulation {
                 return Prediction::Resting;
             }
         }
-        match time_of_impact(d, w, sigma) {
+        match b.time_of_impact(i, j, now, self.dt - now) {
             Some(s) if now + s <= self.dt => Prediction::Impact(Predicted::new(
                 now + s,
                 i as u32,
@@ -228,29 +227,42 @@ impl Simulation {
         if b.hot[i].inv_mass == 0.0 || b.hot[i].sensor() {
             return None;
         }
-        let (p, v, r) = (b.position_at(i, now), b.hot[i].vel, b.hot[i].radius);
+        let (p, v, r) = (
+            b.position_at(i, now),
+            b.velocity_at(i, now),
+            b.hot[i].radius,
+        );
+        let g = b.acceleration(i);
         let margin = self.config.overlap_slop * r;
         // Most bodies stay clear of every wall (by more than the slop) for the rest of
         // the step: their path's box says so without solving anything.
-        if arena.keeps_clear(p, p + v * (self.dt - now), r + margin) {
+        let (from, to) = if g == DVec2::ZERO {
+            (p, p + v * (self.dt - now))
+        } else {
+            crate::flight::path_box(p, v, g, self.dt - now)
+        };
+        if arena.keeps_clear(from, to, r + margin) {
             return None;
         }
         let e = (self.config.restitution_combine).combine(b.restitution[i], arena.restitution);
-        let resting_speed = self.config.pair_resting_speed(self.resting_speed, e);
         // Walls the body rests on (touching, closing slowly) are resting contacts, and so
         // are the solver's wall contacts this step.
         let resting_on = |wall: Wall| {
+            let resting_speed = self.wall_resting_speed(i, wall, e);
             self.solver_owns(i, wall_code(wall))
                 || (resting_speed > 0.0
                     && arena.depth(wall, p, r) >= -margin
                     && v.dot(wall.outward_normal()) <= resting_speed)
         };
-        let (s, wall) = arena.earliest_hit_where(p, v, r, |w| !resting_on(w))?;
+        let (s, wall) = arena.earliest_hit_where(p, v, g, r, |w| !resting_on(w))?;
         (now + s <= self.dt)
             .then(|| Predicted::new(now + s, i as u32, wall_code(wall), b.hot[i].version, 0))
     }
 
     fn hit_pair(&mut self, i: usize, j: usize, t: f64) {
+        let e = (self.config.restitution_combine)
+            .combine(self.bodies.restitution[i], self.bodies.restitution[j]);
+        let resting_speed = self.body_pair_resting_speed(i, j, e);
         let b = &mut self.bodies;
         b.advance(i, t);
         b.advance(j, t);
@@ -283,8 +295,7 @@ impl Simulation {
             self.impacts.push(entry);
             return;
         }
-        let e = (self.config.restitution_combine).combine(b.restitution[i], b.restitution[j]);
-        let resting = entry.approach_speed <= self.config.pair_resting_speed(self.resting_speed, e);
+        let resting = entry.approach_speed <= resting_speed;
         let e = if resting { 0.0 } else { e };
         let Some(r) = normal_impulse(vi, vj, wi, wj, m.normal, e) else {
             return;
@@ -314,12 +325,14 @@ impl Simulation {
         let Some(arena) = self.config.arena else {
             return;
         };
+        let e = (self.config.restitution_combine)
+            .combine(self.bodies.restitution[i], arena.restitution);
+        let resting_speed = self.wall_resting_speed(i, wall, e);
         let b = &mut self.bodies;
         b.advance(i, t);
         let n = wall.outward_normal();
-        let v = b.hot[i].vel;
-        let e = (self.config.restitution_combine).combine(b.restitution[i], arena.restitution);
-        let resting = v.dot(n) <= self.config.pair_resting_speed(self.resting_speed, e);
+        let v = b.hot[i].vel; // at `t`: `advance` moved the velocity along too
+        let resting = v.dot(n) <= resting_speed;
         let e = if resting { 0.0 } else { e };
         let Some(r) = normal_impulse(v, DVec2::ZERO, b.hot[i].inv_mass, 0.0, n, e) else {
             return;
@@ -342,22 +355,24 @@ impl Simulation {
     }
 
     /// Body `k` got a new velocity at time `t`: invalidate its predictions, re-insert it
-    /// in the grid with its new path, and predict its pairs and wall hit again.
+    /// in the grid with its new path, and predict its pairs and wall hit again. Under
+    /// gravity it first decides how the body moves on: held on a straight line if it
+    /// now rests on a support ([`held_at`](Self::held_at)), else flying.
     fn course_changed(&mut self, k: usize, t: f64) {
         if self.bodies.hot[k].inv_mass == 0.0 {
             return; // static bodies never change course
         }
         self.bodies.hot[k].version = self.bodies.hot[k].version.wrapping_add(1);
-        self.grid.insert(&self.bodies, k);
         let mut found = std::mem::take(&mut self.scratch);
-        found.clear();
-        // Overlapping old and new cell ranges can report a neighbour twice; the list is a
-        // handful long, so a scan beats sorting it.
-        self.grid.query(&self.bodies, k, false, |j| {
-            if !found.contains(&j) {
-                found.push(j);
+        self.list_neighbours(k, &mut found);
+        if self.bodies.gravity != DVec2::ZERO {
+            let flying = !self.held_at(k, t, &found);
+            if flying != self.bodies.hot[k].flying() {
+                // Its path, and so its box in the grid, changes: list it again.
+                self.bodies.hot[k].set_flying(flying);
+                self.list_neighbours(k, &mut found);
             }
-        });
+        }
         for &j in &found {
             if self.interacts(k as u32, j as u32) {
                 self.predict_pair(k, j, t);
@@ -367,6 +382,59 @@ impl Simulation {
         if let Some(p) = self.wall_prediction(k, t) {
             self.queue.push(p);
         }
+    }
+
+    /// Re-inserts body `k` in the grid with the box of its current path and lists the
+    /// bodies whose boxes overlap it into `found`.
+    fn list_neighbours(&mut self, k: usize, found: &mut Vec<usize>) {
+        self.grid.insert(&self.bodies, k);
+        found.clear();
+        // Overlapping old and new cell ranges can report a neighbour twice; the list is a
+        // handful long, so a scan beats sorting it.
+        self.grid.query(&self.bodies, k, false, |j| {
+            if !found.contains(&j) {
+                found.push(j);
+            }
+        });
+    }
+
+    /// Whether body `k`, at step time `t` (where it is), rests on a support: it touches
+    /// (within the slop) a wall gravity pushes it into, or a body that does not fly
+    /// (static, kinematic, asleep, or held itself) below it in gravity's direction, and
+    /// neither closes on nor leaves it faster than the resting speed. A body held there
+    /// moves on in a straight line (as the contact solver's bodies do) instead of sinking
+    /// into its support on its parabola; a body hit off its support flies.
+    fn held_at(&self, k: usize, t: f64, neighbours: &[usize]) -> bool {
+        let b = &self.bodies;
+        let (g, h) = (b.gravity, &b.hot[k]);
+        let (p, v, r) = (h.pos, h.vel, h.radius);
+        let slop = self.config.overlap_slop;
+        let combine = self.config.restitution_combine;
+        let slow = |approach: f64, e: f64| {
+            approach.abs() <= self.config.pair_resting_speed(self.resting_speed, e)
+        };
+        if let Some(arena) = self.config.arena {
+            let e = combine.combine(b.restitution[k], arena.restitution);
+            let on_wall = |wall: Wall| {
+                let n = wall.outward_normal();
+                g.dot(n) > 0.0 && arena.depth(wall, p, r) >= -slop * r && slow(v.dot(n), e)
+            };
+            if Wall::ALL.into_iter().any(on_wall) {
+                return true;
+            }
+        }
+        neighbours.iter().any(|&j| {
+            let other = &b.hot[j];
+            if other.flying() || b.sensor_pair(k, j) || !self.interacts(k as u32, j as u32) {
+                return false;
+            }
+            let d = b.position_at(j, t) - p;
+            let touch = r + other.radius + slop * r.min(other.radius);
+            let e = combine.combine(b.restitution[k], b.restitution[j]);
+            d.length_squared() <= touch * touch
+                && g.dot(d) > 0.0
+                && slow((v - b.velocity_at(j, t)).dot(d.normalize_or_zero()), e)
+        })
     }
 }
 

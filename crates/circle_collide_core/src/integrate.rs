@@ -1,11 +1,14 @@
-//! Phase 1, integrate: gravity into velocities, speed clamp, swept boxes for the step.
+//! Phase 1, integrate: free flight under gravity, speed clamp, swept boxes for the step.
 
 use crate::simulation::Simulation;
+use glam::DVec2;
 
 impl Simulation {
     /// Starts a step of `dt` seconds (a NaN, infinite or negative `dt` counts as 0):
-    /// adds `gravity · dt` to every dynamic body's velocity, clamps speeds to
-    /// [`max_speed`](crate::StepConfig::max_speed), sets the swept boxes (computed
+    /// under gravity, sets every awake dynamic body flying on its exact parabola for the
+    /// step ([`flight`](crate::flight); the contact solver later puts the bodies it holds
+    /// back on straight lines, with the step's gravity in their velocity), clamps speeds
+    /// to [`max_speed`](crate::StepConfig::max_speed), sets the swept boxes (computed
     /// from the bodies when needed) to run to `dt`, and notes which bodies' paths come
     /// within the slop of a wall (the only ones whose wall hits
     /// [`solve_impacts`](Self::solve_impacts) predicts at the start of the step, unless
@@ -18,14 +21,17 @@ impl Simulation {
         self.stats = Default::default();
         self.stats.bodies = self.bodies.len();
         let gravity = self.config.gravity;
-        let kick = if gravity.is_finite() {
-            gravity * self.dt
+        // A NaN or infinite gravity counts as none (the plugin warns about it).
+        let gravity = if gravity.is_finite() && self.dt > 0.0 {
+            gravity
         } else {
-            Default::default()
+            DVec2::ZERO
         };
+        let flies = gravity != DVec2::ZERO;
         let (max_speed, slop, dt) = (self.config.max_speed, self.config.overlap_slop, self.dt);
         let arena = self.config.arena;
         self.bodies.sweep_end = dt;
+        self.bodies.gravity = gravity;
         // A NaN or negative slop widens nothing.
         self.bodies.margin = if slop > 0.0 && slop.is_finite() {
             slop
@@ -43,7 +49,7 @@ impl Simulation {
                 continue; // at rest, static, nowhere near a wall it could move to
             }
             if h.inv_mass > 0.0 {
-                h.vel += kick;
+                h.set_flying(flies);
                 if !h.sensor() {
                     min_radius = min_radius.min(h.radius);
                 }
@@ -56,9 +62,15 @@ impl Simulation {
             if let Some(arena) = arena
                 && h.inv_mass > 0.0
                 && !h.sensor()
-                && !arena.keeps_clear(h.pos, h.pos + h.vel * dt, h.radius + slop * h.radius)
             {
-                self.near_wall.push(i as u32);
+                let (from, to) = if flies {
+                    crate::flight::path_box(h.pos, h.vel, gravity, dt)
+                } else {
+                    (h.pos, h.pos + h.vel * dt)
+                };
+                if !arena.keeps_clear(from, to, h.radius + slop * h.radius) {
+                    self.near_wall.push(i as u32);
+                }
             }
         }
         self.near_wall_listed = Some((arena, slop));

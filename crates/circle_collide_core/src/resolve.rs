@@ -33,6 +33,8 @@ impl Simulation {
             self.bodies.advance(i, self.dt);
             let h = &mut self.bodies.hot[i];
             h.time = 0.0;
+            // At the end of the step: `vel` is the velocity there, the flight is over.
+            h.set_flying(false);
             if h.inv_mass > 0.0 {
                 energy += h.kinetic_energy();
                 momentum += h.momentum();

@@ -217,6 +217,32 @@ pub fn bullet(row: usize, speed: f64, y_offset: f64) -> Scene {
     Scene { bodies, config }
 }
 
+/// **tall gas**: `n` elastic circles (radius [`RADIUS`], unit mass) in rows of 10 with a
+/// ±0.3 jitter, at `speed` in random directions, in a 20 × 120 box with elastic walls,
+/// under gravity 9.81 down: a gas under gravity (exact flight keeps its energy).
+pub fn tall_gas(n: usize, speed: f64) -> Scene {
+    let mut rng = SplitMix64(SEED);
+    let bodies = (0..n)
+        .map(|k| {
+            let (col, row) = ((k % 10) as f64, (k / 10) as f64);
+            let jitter = DVec2::new(rng.next_unit() - 0.5, rng.next_unit() - 0.5) * 0.6;
+            let p = DVec2::new(1.0 + 2.0 * col, 5.0 + 4.0 * row) + jitter;
+            let v = DVec2::from_angle(rng.next_unit() * TAU) * speed;
+            BodyDesc::new(p, RADIUS, 1.0).with_velocity(v)
+        })
+        .collect();
+    let config = StepConfig {
+        gravity: DVec2::new(0.0, -9.81),
+        arena: Some(Arena {
+            min: DVec2::ZERO,
+            max: DVec2::new(20.0, 120.0),
+            restitution: 1.0,
+        }),
+        ..StepConfig::default()
+    };
+    Scene { bodies, config }
+}
+
 /// **cradle**: `n` equal circles on the x axis separated by `gap`, the first moving
 /// right at `speed`, no walls, restitution 1.
 pub fn cradle(n: usize, gap: f64, speed: f64) -> Scene {
@@ -289,6 +315,7 @@ mod tests {
             crowd(1000, 0.3),
             bullet(8, 1e4, 0.0),
             cradle(5, 1e-3, 1.0),
+            tall_gas(100, 15.0),
         ] {
             let mut sim = scene.simulation();
             sim.integrate(0.0);

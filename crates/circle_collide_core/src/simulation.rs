@@ -78,6 +78,11 @@ pub struct Simulation {
     pub(crate) solver_pairs: Vec<(u32, u32)>,
     /// Velocities of the solver's bodies before it ran (its energy guard).
     pub(crate) solver_velocities: Vec<(u32, DVec2)>,
+    /// The solver's bodies that were flying before it added the step's gravity to
+    /// their velocity (the unsupported ones fly on).
+    pub(crate) landed: Vec<u32>,
+    /// Scratch of the contact solver's groups of touching bodies (which are held up).
+    pub(crate) groups: crate::groups::Groups,
     /// Scratch of the shock pass: (height, body, contact) of each support.
     pub(crate) shock_order: Vec<(f64, u32, u32)>,
     /// Smallest radius of a dynamic, non-sensor body this step (scales the default
@@ -300,6 +305,9 @@ impl Simulation {
                     + cap(&self.pair_scratch)
                     + cap(&self.step_issues)
                     + cap(&self.near_wall)
+                    + cap(&self.landed)
+                    + self.groups.heap_bytes()
+                    + cap(&self.solver_velocities)
                     + cap(&self.pushed)
                     + cap(&self.active)
                     + cap(&self.active_bodies)

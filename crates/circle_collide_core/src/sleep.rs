@@ -14,7 +14,6 @@
 
 use crate::push_out::within_slop;
 use crate::simulation::Simulation;
-use crate::toi::time_of_impact;
 
 impl Simulation {
     /// Wakes the islands of sleeping bodies that an awake dynamic body touches now
@@ -34,11 +33,8 @@ impl Simulation {
             if b.hot[other].inv_mass == 0.0 || b.sensor_pair(i, j) {
                 continue; // a static or kinematic body, or a sensor, never wakes anyone
             }
-            let (p, q) = (&b.hot[sleeper], &b.hot[other]);
-            let sigma = p.radius + q.radius;
             let touching = within_slop(b, sleeper, other, slop);
-            let hits =
-                time_of_impact(q.pos - p.pos, q.vel - p.vel, sigma).is_some_and(|t| t <= self.dt);
+            let hits = b.time_of_impact(sleeper, other, 0.0, self.dt).is_some();
             if touching || hits {
                 woken.push(sleeper as u32);
             }
@@ -49,15 +45,10 @@ impl Simulation {
         any
     }
 
-    /// Wakes the bodies `seeds` and every sleeping body touching a woken one, and gives
-    /// them this step's gravity (they had none while asleep).
+    /// Wakes the bodies `seeds` and every sleeping body touching a woken one, and sets
+    /// them flying under this step's gravity (they had none while asleep).
     pub(crate) fn wake_islands(&mut self, seeds: &mut Vec<u32>) {
-        let kick = self.config.gravity * self.dt;
-        let kick = if kick.is_finite() {
-            kick
-        } else {
-            Default::default()
-        };
+        let flies = self.bodies.gravity != glam::DVec2::ZERO;
         let slop = self.config.overlap_slop;
         let mut found = std::mem::take(&mut self.scratch);
         while let Some(k) = seeds.pop() {
@@ -66,7 +57,7 @@ impl Simulation {
                 continue;
             }
             self.stats.woken += 1;
-            self.bodies.hot[k].vel += kick;
+            self.bodies.hot[k].set_flying(flies);
             found.clear();
             self.grid.query(&self.bodies, k, false, |j| found.push(j));
             let b = &self.bodies;
