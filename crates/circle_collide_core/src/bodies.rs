@@ -128,7 +128,7 @@ impl Hot {
     }
 
     /// Position at step time `t` (lazy extrapolation) under acceleration `g` if flying.
-    #[inline]
+    #[inline(always)]
     pub fn position_at(&self, t: f64, g: DVec2) -> DVec2 {
         if self.flying() {
             crate::flight::position(self.pos, self.vel, g, t - self.time)
@@ -138,7 +138,7 @@ impl Hot {
     }
 
     /// Velocity at step time `t` under acceleration `g` if flying.
-    #[inline]
+    #[inline(always)]
     pub fn velocity_at(&self, t: f64, g: DVec2) -> DVec2 {
         if self.flying() {
             crate::flight::velocity(self.vel, g, t - self.time)
@@ -148,15 +148,23 @@ impl Hot {
     }
 
     /// Box of the circle's path from its current time to step time `end`.
-    #[inline]
+    #[inline(always)]
     pub fn swept_box(&self, end: f64, g: DVec2) -> (DVec2, DVec2) {
-        let r = DVec2::splat(self.radius);
         if self.flying() {
-            let (min, max) = crate::flight::path_box(self.pos, self.vel, g, end - self.time);
-            return (min - r, max + r);
+            return self.flight_box(end, g);
         }
-        let stop = self.position_at(end, g);
+        let r = DVec2::splat(self.radius);
+        let stop = self.pos + self.vel * (end - self.time);
         (self.pos.min(stop) - r, self.pos.max(stop) + r)
+    }
+
+    /// [`swept_box`](Self::swept_box) of a flying body (kept out of line: the straight
+    /// path is the hot one).
+    #[inline(never)]
+    fn flight_box(&self, end: f64, g: DVec2) -> (DVec2, DVec2) {
+        let r = DVec2::splat(self.radius);
+        let (min, max) = crate::flight::path_box(self.pos, self.vel, g, end - self.time);
+        (min - r, max + r)
     }
 }
 
@@ -392,10 +400,26 @@ impl Bodies {
     pub(crate) fn time_of_impact(&self, i: usize, j: usize, now: f64, horizon: f64) -> Option<f64> {
         let d = self.position_at(j, now) - self.position_at(i, now);
         let w = self.velocity_at(j, now) - self.velocity_at(i, now);
+        self.time_of_impact_from(i, j, d, w, horizon)
+            .filter(|&s| s <= horizon)
+    }
+
+    /// [`time_of_impact`](Self::time_of_impact) given the relative position `d` and
+    /// velocity `w` (of `j` from `i`) now; a straight-line time may lie beyond the
+    /// horizon (the caller checks).
+    #[inline(always)]
+    pub(crate) fn time_of_impact_from(
+        &self,
+        i: usize,
+        j: usize,
+        d: DVec2,
+        w: DVec2,
+        horizon: f64,
+    ) -> Option<f64> {
         let sigma = self.hot[i].radius + self.hot[j].radius;
         if self.hot[i].flying() == self.hot[j].flying() {
             // The same acceleration: a straight line relative to each other.
-            crate::toi::time_of_impact(d, w, sigma).filter(|&s| s <= horizon)
+            crate::toi::time_of_impact(d, w, sigma)
         } else {
             let a = self.acceleration(j) - self.acceleration(i);
             crate::parabolic_toi::time_of_impact_accelerated(d, w, a, sigma, horizon)

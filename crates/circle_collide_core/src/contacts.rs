@@ -499,6 +499,10 @@ impl Simulation {
                     continue;
                 }
                 let margin = self.config.overlap_slop * h.radius;
+                // Most bodies are clear of every wall by more than the slop.
+                if arena.keeps_clear(h.pos, h.pos, h.radius + margin) {
+                    continue;
+                }
                 let e = combine.combine(b.restitution[i], arena.restitution);
                 for wall in Wall::ALL {
                     if arena.depth(wall, h.pos, h.radius) < -margin {

@@ -179,11 +179,18 @@ impl Simulation {
     fn pair_prediction(&self, i: usize, j: usize, now: f64) -> Prediction {
         let b = &self.bodies;
         let (i, j) = (i.min(j), i.max(j));
-        let d = b.position_at(j, now) - b.position_at(i, now);
-        let (w, sigma) = (
-            b.velocity_at(j, now) - b.velocity_at(i, now),
-            b.hot[i].radius + b.hot[j].radius,
-        );
+        let (hi, hj) = (&b.hot[i], &b.hot[j]);
+        let (d, w) = if hi.flying() || hj.flying() {
+            let g = b.gravity;
+            (
+                hj.position_at(now, g) - hi.position_at(now, g),
+                hj.velocity_at(now, g) - hi.velocity_at(now, g),
+            )
+        } else {
+            let d = (hj.pos + hj.vel * (now - hj.time)) - (hi.pos + hi.vel * (now - hi.time));
+            (d, hj.vel - hi.vel)
+        };
+        let sigma = hi.radius + hj.radius;
         if b.sensor_pair(i, j) && d.length_squared() <= sigma * sigma {
             // A sensor reports entry only; while the pair overlaps there is nothing to report.
             return Prediction::Nothing;
@@ -207,7 +214,7 @@ impl Simulation {
                 return Prediction::Resting;
             }
         }
-        match b.time_of_impact(i, j, now, self.dt - now) {
+        match b.time_of_impact_from(i, j, d, w, self.dt - now) {
             Some(s) if now + s <= self.dt => Prediction::Impact(Predicted::new(
                 now + s,
                 i as u32,

@@ -63,12 +63,8 @@ impl Simulation {
                 && h.inv_mass > 0.0
                 && !h.sensor()
             {
-                let (from, to) = if flies {
-                    crate::flight::path_box(h.pos, h.vel, gravity, dt)
-                } else {
-                    (h.pos, h.pos + h.vel * dt)
-                };
-                if !arena.keeps_clear(from, to, h.radius + slop * h.radius) {
+                let (min, max) = h.swept_box(dt, gravity);
+                if !arena.keeps_clear(min, max, slop * h.radius) {
                     self.near_wall.push(i as u32);
                 }
             }
