@@ -21,6 +21,9 @@ const HIT: u32 = 32;
 /// `Hot::flags` bit: the body is in free flight this step, on the parabola of the step's
 /// gravity ([`Bodies::gravity`]); without it the body moves in a straight line.
 const FLYING: u32 = 64;
+/// `Hot::flags` bit: while the event loop decides whether the body flies or is held, its
+/// box covers both paths (see [`Hot::set_undecided`]).
+const UNDECIDED: u32 = 128;
 
 /// What the event loop needs of one body, in one cache line.
 ///
@@ -147,24 +150,41 @@ impl Hot {
         }
     }
 
+    /// Marks the body as undecided (or not): its box covers both its flight and its
+    /// straight path, so one grid query finds its neighbours whichever it takes.
+    #[inline]
+    pub fn set_undecided(&mut self, undecided: bool) {
+        if undecided {
+            self.flags |= UNDECIDED;
+        } else {
+            self.flags &= !UNDECIDED;
+        }
+    }
+
     /// Box of the circle's path from its current time to step time `end`.
     #[inline(always)]
     pub fn swept_box(&self, end: f64, g: DVec2) -> (DVec2, DVec2) {
-        if self.flying() {
-            return self.flight_box(end, g);
-        }
         let r = DVec2::splat(self.radius);
         let stop = self.pos + self.vel * (end - self.time);
-        (self.pos.min(stop) - r, self.pos.max(stop) + r)
+        let straight = (self.pos.min(stop) - r, self.pos.max(stop) + r);
+        if self.flags & (FLYING | UNDECIDED) != 0 {
+            return self.flight_box(end, g, straight);
+        }
+        straight
     }
 
-    /// [`swept_box`](Self::swept_box) of a flying body (kept out of line: the straight
-    /// path is the hot one).
+    /// [`swept_box`](Self::swept_box) of a flying (or undecided) body, given its
+    /// straight-path box (kept out of line: the straight path is the hot one).
     #[inline(never)]
-    fn flight_box(&self, end: f64, g: DVec2) -> (DVec2, DVec2) {
+    fn flight_box(&self, end: f64, g: DVec2, straight: (DVec2, DVec2)) -> (DVec2, DVec2) {
         let r = DVec2::splat(self.radius);
         let (min, max) = crate::flight::path_box(self.pos, self.vel, g, end - self.time);
-        (min - r, max + r)
+        let flight = (min - r, max + r);
+        if self.flags & UNDECIDED != 0 {
+            (flight.0.min(straight.0), flight.1.max(straight.1))
+        } else {
+            flight
+        }
     }
 }
 

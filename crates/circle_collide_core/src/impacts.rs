@@ -371,14 +371,18 @@ impl Simulation {
         }
         self.bodies.hot[k].version = self.bodies.hot[k].version.wrapping_add(1);
         let mut found = std::mem::take(&mut self.scratch);
+        let gravity = self.bodies.gravity != DVec2::ZERO;
+        if gravity {
+            // Listed with a box covering both paths, then inserted with the one it takes.
+            self.bodies.hot[k].set_undecided(true);
+        }
         self.list_neighbours(k, &mut found);
-        if self.bodies.gravity != DVec2::ZERO {
+        if gravity {
             let flying = !self.held_at(k, t, &found);
-            if flying != self.bodies.hot[k].flying() {
-                // Its path, and so its box in the grid, changes: list it again.
-                self.bodies.hot[k].set_flying(flying);
-                self.list_neighbours(k, &mut found);
-            }
+            let h = &mut self.bodies.hot[k];
+            h.set_flying(flying);
+            h.set_undecided(false);
+            self.grid.insert(&self.bodies, k);
         }
         for &j in &found {
             if self.interacts(k as u32, j as u32) {
