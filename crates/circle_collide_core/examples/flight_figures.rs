@@ -7,40 +7,25 @@
 //! cargo run --release -p circle_collide_core --example flight_figures
 //! ```
 
-use circle_collide_core::scenes::{DT, SplitMix64};
-use circle_collide_core::{Arena, BodyDesc, Other, Simulation, StepConfig, Wall};
+use circle_collide_core::scenes::{self, DT};
+use circle_collide_core::{BodyDesc, Other, Simulation, Wall};
 use glam::DVec2;
 
 const G: DVec2 = DVec2::new(0.0, -9.81);
 
-fn elastic_box(width: f64, height: f64) -> StepConfig {
-    StepConfig {
-        gravity: G,
-        arena: Some(Arena {
-            min: DVec2::ZERO,
-            max: DVec2::new(width, height),
-            restitution: 1.0,
-        }),
-        ..StepConfig::default()
+/// A simulation of `bodies` in the elastic box `width × height` under gravity.
+fn world(bodies: &[BodyDesc], width: f64, height: f64) -> Simulation {
+    let config = scenes::elastic_box_under_gravity(width, height);
+    scenes::Scene {
+        bodies: bodies.to_vec(),
+        config,
     }
+    .simulation()
 }
 
-fn world(bodies: &[BodyDesc], config: StepConfig) -> Simulation {
-    let mut sim = Simulation::new(config);
-    for b in bodies {
-        sim.add_body(*b).expect("valid body");
-    }
-    sim
-}
-
+/// Kinetic plus potential energy of the dynamic bodies.
 fn energy(sim: &Simulation) -> f64 {
-    let b = sim.bodies();
-    (0..b.len())
-        .map(|i| {
-            let m = 1.0 / b.inverse_mass(i);
-            0.5 * m * b.velocity(i).length_squared() - m * G.dot(b.position(i))
-        })
-        .sum()
+    sim.bodies().kinetic_energy() + sim.bodies().potential_energy(sim.config.gravity)
 }
 
 fn main() {
@@ -50,7 +35,7 @@ fn main() {
         ("thrown sideways", DVec2::new(2.3, 0.4)),
     ] {
         let ball = BodyDesc::new(DVec2::new(5.0, 1.5), 0.5, 1.0).with_velocity(v);
-        let mut sim = world(&[ball], elastic_box(10.0, 50.0));
+        let mut sim = world(&[ball], 10.0, 50.0);
         let apex = |sim: &Simulation| {
             let b = sim.bodies();
             b.position(0).y + b.velocity(0).y.powi(2) / (2.0 * G.length())
@@ -74,7 +59,8 @@ fn main() {
     let (p0, v0, r) = (DVec2::new(1.0, 10.0), DVec2::new(3.0, 4.0), 0.5);
     let mut sim = world(
         &[BodyDesc::new(p0, r, 1.0).with_velocity(v0)],
-        elastic_box(1000.0, 100.0),
+        1000.0,
+        100.0,
     );
     let g = G.length();
     let t_land = (v0.y + (v0.y * v0.y + 2.0 * g * (p0.y - r)).sqrt()) / g;
@@ -89,17 +75,7 @@ fn main() {
             break;
         }
     }
-    let mut rng = SplitMix64(42);
-    let bodies: Vec<BodyDesc> = (0..100)
-        .map(|k| {
-            let (col, row) = ((k % 10) as f64, (k / 10) as f64);
-            let jitter = DVec2::new(rng.next_unit() - 0.5, rng.next_unit() - 0.5) * 0.6;
-            let p = DVec2::new(1.0 + 2.0 * col, 5.0 + 4.0 * row) + jitter;
-            let v = DVec2::from_angle(rng.next_unit() * std::f64::consts::TAU) * 15.0;
-            BodyDesc::new(p, 0.5, 1.0).with_velocity(v)
-        })
-        .collect();
-    let mut sim = world(&bodies, elastic_box(20.0, 120.0));
+    let mut sim = scenes::tall_gas(100, 15.0).simulation();
     let e0 = energy(&sim);
     let (mut worst, mut impacts) = (0.0f64, 0);
     for _ in 0..10_000 {

@@ -488,6 +488,16 @@ impl Bodies {
             .sum()
     }
 
+    /// Potential energy `Σ −m g·p` of the dynamic bodies in the uniform field `gravity`
+    /// (zero at the origin): with [`kinetic_energy`](Self::kinetic_energy), the energy an
+    /// elastic world under gravity keeps.
+    pub fn potential_energy(&self, gravity: DVec2) -> f64 {
+        (0..self.len())
+            .filter(|&i| self.awake_inv_mass[i] > 0.0)
+            .map(|i| -gravity.dot(self.hot[i].pos) / self.awake_inv_mass[i])
+            .sum()
+    }
+
     /// Momentum `Σ m v` of the dynamic bodies.
     pub fn momentum(&self) -> DVec2 {
         self.hot

@@ -217,6 +217,20 @@ pub fn bullet(row: usize, speed: f64, y_offset: f64) -> Scene {
     Scene { bodies, config }
 }
 
+/// The configuration of an elastic box `[0, width] × [0, height]` (wall restitution 1)
+/// under gravity 9.81 down.
+pub fn elastic_box_under_gravity(width: f64, height: f64) -> StepConfig {
+    StepConfig {
+        gravity: DVec2::new(0.0, -9.81),
+        arena: Some(Arena {
+            min: DVec2::ZERO,
+            max: DVec2::new(width, height),
+            restitution: 1.0,
+        }),
+        ..StepConfig::default()
+    }
+}
+
 /// **tall gas**: `n` elastic circles (radius [`RADIUS`], unit mass) in rows of 10 with a
 /// ±0.3 jitter, at `speed` in random directions, in a 20 × 120 box with elastic walls,
 /// under gravity 9.81 down: a gas under gravity (exact flight keeps its energy).
@@ -231,16 +245,10 @@ pub fn tall_gas(n: usize, speed: f64) -> Scene {
             BodyDesc::new(p, RADIUS, 1.0).with_velocity(v)
         })
         .collect();
-    let config = StepConfig {
-        gravity: DVec2::new(0.0, -9.81),
-        arena: Some(Arena {
-            min: DVec2::ZERO,
-            max: DVec2::new(20.0, 120.0),
-            restitution: 1.0,
-        }),
-        ..StepConfig::default()
-    };
-    Scene { bodies, config }
+    Scene {
+        bodies,
+        config: elastic_box_under_gravity(20.0, 120.0),
+    }
 }
 
 /// **cradle**: `n` equal circles on the x axis separated by `gap`, the first moving

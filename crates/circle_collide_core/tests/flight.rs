@@ -4,34 +4,15 @@
 mod common;
 
 use circle_collide_core::scenes::{self, DT, SplitMix64};
-use circle_collide_core::{Arena, BodyDesc, Other, Simulation, StepConfig, Wall};
+use circle_collide_core::{BodyDesc, Other, Simulation, Wall};
 use common::sim_with;
 use glam::DVec2;
 
 const G: DVec2 = DVec2::new(0.0, -9.81);
 
-fn elastic_box(width: f64, height: f64) -> StepConfig {
-    StepConfig {
-        gravity: G,
-        arena: Some(Arena {
-            min: DVec2::ZERO,
-            max: DVec2::new(width, height),
-            restitution: 1.0,
-        }),
-        ..StepConfig::default()
-    }
-}
-
 /// Kinetic plus potential energy of the dynamic bodies.
 fn energy(sim: &Simulation) -> f64 {
-    let b = sim.bodies();
-    (0..b.len())
-        .filter(|&i| b.inverse_mass(i) > 0.0)
-        .map(|i| {
-            let m = 1.0 / b.inverse_mass(i);
-            0.5 * m * b.velocity(i).length_squared() - m * G.dot(b.position(i))
-        })
-        .sum()
+    sim.bodies().kinetic_energy() + sim.bodies().potential_energy(sim.config.gravity)
 }
 
 /// A ball bouncing on the floor at restitution 1 keeps its apex (`y + v_y² / 2g`, read
@@ -51,7 +32,7 @@ fn an_elastic_ball_keeps_its_apex_over_ten_thousand_bounces() {
     ];
     for (name, p, v) in cases {
         let ball = BodyDesc::new(p, 0.5, 1.0).with_velocity(v);
-        let mut sim = sim_with(&[ball], elastic_box(10.0, 50.0));
+        let mut sim = sim_with(&[ball], scenes::elastic_box_under_gravity(10.0, 50.0));
         let apex = |sim: &Simulation| {
             let b = sim.bodies();
             b.position(0).y + b.velocity(0).y.powi(2) / (2.0 * G.length())
@@ -90,7 +71,7 @@ fn an_elastic_ball_keeps_its_apex_over_ten_thousand_bounces() {
 fn a_projectile_lands_where_and_when_the_closed_form_says() {
     let (p0, v0, r) = (DVec2::new(1.0, 10.0), DVec2::new(3.0, 4.0), 0.5);
     let ball = BodyDesc::new(p0, r, 1.0).with_velocity(v0);
-    let mut sim = sim_with(&[ball], elastic_box(1000.0, 100.0));
+    let mut sim = sim_with(&[ball], scenes::elastic_box_under_gravity(1000.0, 100.0));
     // The centre reaches y = r when p0.y + v0.y t − ½ g t² = r.
     let g = G.length();
     let t_land = (v0.y + (v0.y * v0.y + 2.0 * g * (p0.y - r)).sqrt()) / g;
@@ -145,7 +126,10 @@ fn a_ball_thrown_at_a_static_circle_hits_it_at_the_exact_time() {
         );
         let post = BodyDesc::new(centre, radius, f64::INFINITY);
         let ball = BodyDesc::new(p0, r, 1.0).with_velocity(v0);
-        let mut sim = sim_with(&[post, ball], elastic_box(100.0, 100.0));
+        let mut sim = sim_with(
+            &[post, ball],
+            scenes::elastic_box_under_gravity(100.0, 100.0),
+        );
         let mut hit_at = None;
         for step in 0..120 {
             sim.step(DT);
@@ -199,7 +183,7 @@ fn nothing_tunnels_under_gravity_at_any_speed() {
         let dir = DVec2::from_angle(rng.next_unit() * std::f64::consts::TAU);
         let start =
             centre + DVec2::from_angle(rng.next_unit() * 6.3) * (5.0 + 30.0 * rng.next_unit());
-        let mut config = elastic_box(100.0, 100.0);
+        let mut config = scenes::elastic_box_under_gravity(100.0, 100.0);
         config.max_speed = 2e4;
         config.gravity = G * (1.0 + 99.0 * rng.next_unit());
         let post = BodyDesc::new(centre, radius, f64::INFINITY);
