@@ -4,6 +4,8 @@
 //! ```text
 //! cargo run --release -p circle_collide_core --example gas_steps -- [N] [steps] [threads]
 //! ```
+//!
+//! `GRAVITY=1` runs it under gravity (9.81 down): the gas falling.
 
 mod common;
 
@@ -53,6 +55,9 @@ fn main() {
     let steps: usize = args.next().map_or(60, |s| s.parse().expect("steps"));
     let threads: usize = args.next().map_or(1, |s| s.parse().expect("threads"));
     let mut sim = scenes::gas(n, 0.3, 10.0).simulation();
+    if std::env::var_os("GRAVITY").is_some() {
+        sim.config.gravity = circle_collide_core::glam::DVec2::new(0.0, -9.81);
+    }
     sim.set_executor(Arc::new(Threads(threads.max(1))));
     let e0 = sim.bodies().kinetic_energy();
     let mut totals = Vec::with_capacity(steps);

@@ -161,30 +161,24 @@ impl Hot {
         }
     }
 
-    /// Box of the circle's path from its current time to step time `end`.
+    /// Box of the circle's path from its current time to step time `end` (for a flying
+    /// or undecided body, [`flight::path_bounds`](crate::flight::path_bounds) of its
+    /// parabola, joined for an undecided one with the box of its straight path).
     #[inline(always)]
     pub fn swept_box(&self, end: f64, g: DVec2) -> (DVec2, DVec2) {
         let r = DVec2::splat(self.radius);
-        let stop = self.pos + self.vel * (end - self.time);
-        let straight = (self.pos.min(stop) - r, self.pos.max(stop) + r);
+        let tau = end - self.time;
+        let stop = self.pos + self.vel * tau;
+        let (mut min, mut max) = (self.pos.min(stop), self.pos.max(stop));
         if self.flags & (FLYING | UNDECIDED) != 0 {
-            return self.flight_box(end, g, straight);
+            let (lo, hi) = crate::flight::path_bounds(self.pos, self.vel, g, tau);
+            if self.flags & UNDECIDED != 0 {
+                (min, max) = (min.min(lo), max.max(hi));
+            } else {
+                (min, max) = (lo, hi);
+            }
         }
-        straight
-    }
-
-    /// [`swept_box`](Self::swept_box) of a flying (or undecided) body, given its
-    /// straight-path box (kept out of line: the straight path is the hot one).
-    #[inline(never)]
-    fn flight_box(&self, end: f64, g: DVec2, straight: (DVec2, DVec2)) -> (DVec2, DVec2) {
-        let r = DVec2::splat(self.radius);
-        let (min, max) = crate::flight::path_box(self.pos, self.vel, g, end - self.time);
-        let flight = (min - r, max + r);
-        if self.flags & UNDECIDED != 0 {
-            (flight.0.min(straight.0), flight.1.max(straight.1))
-        } else {
-            flight
-        }
+        (min - r, max + r)
     }
 }
 
@@ -465,7 +459,7 @@ impl Bodies {
 
     /// Box of body `i`'s path over the rest of the sweep (to [`sweep_end`](Self::sweep_end)),
     /// widened by [`margin`](Self::margin) times its radius.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn swept_box(&self, i: usize) -> (DVec2, DVec2) {
         let h = &self.hot[i];
         let (min, max) = h.swept_box(self.sweep_end, self.gravity);

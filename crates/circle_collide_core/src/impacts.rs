@@ -378,11 +378,12 @@ impl Simulation {
         }
         self.list_neighbours(k, &mut found);
         if gravity {
+            // The grid keeps the cells of the box covering both paths (a body may be
+            // registered in more cells than its path needs, never fewer).
             let flying = !self.held_at(k, t, &found);
             let h = &mut self.bodies.hot[k];
             h.set_flying(flying);
             h.set_undecided(false);
-            self.grid.insert(&self.bodies, k);
         }
         for &j in &found {
             if self.interacts(k as u32, j as u32) {
@@ -436,15 +437,19 @@ impl Simulation {
         }
         neighbours.iter().any(|&j| {
             let other = &b.hot[j];
-            if other.flying() || b.sensor_pair(k, j) || !self.interacts(k as u32, j as u32) {
+            if other.flying() {
                 return false;
             }
-            let d = b.position_at(j, t) - p;
+            // Not flying: where it is at `t` lies on its straight path.
+            let d = other.pos + other.vel * (t - other.time) - p;
             let touch = r + other.radius + slop * r.min(other.radius);
+            if d.length_squared() > touch * touch || g.dot(d) <= 0.0 {
+                return false;
+            }
             let e = combine.combine(b.restitution[k], b.restitution[j]);
-            d.length_squared() <= touch * touch
-                && g.dot(d) > 0.0
-                && slow((v - b.velocity_at(j, t)).dot(d.normalize_or_zero()), e)
+            !b.sensor_pair(k, j)
+                && self.interacts(k as u32, j as u32)
+                && slow((v - other.vel).dot(d.normalize_or_zero()), e)
         })
     }
 }

@@ -183,7 +183,7 @@ impl Simulation {
 
     /// Whether bodies `i` and `j` interact at all: layers accept each other, the pair is
     /// not excluded, and at least one is dynamic (or one is a sensor).
-    #[inline]
+    #[inline(always)]
     pub fn interacts(&self, i: u32, j: u32) -> bool {
         let (iu, ju) = (i as usize, j as usize);
         let b = &self.bodies;
