@@ -234,10 +234,10 @@ fn a_kinematic_pusher_squeezes_a_ball_against_the_wall_without_pumping_it() {
 ///
 /// Why "6 of 8" and not "every one": a frictionless pile settles chaotically (a change
 /// that moves one impact by an ulp decides whether a given pile has slumped flat by 10 s
-/// or still creeps); measured when this was written, 6 of these 8 slept at 4.0–7.4 s and
-/// the others crept at 0.3–0.6 units of kinetic energy; before exact flight, 7 of 8. Larger
-/// piles sleep within 10 s less often, and the peers' piles of 2000 sleep at 5–6 s: see
-/// `docs/contacts.md`. Friction is the lever.
+/// or still creeps). Measured when this was written, all 8 slept, at 4.2–9.1 s; an
+/// earlier version of the same code, 6 of 8 (the others crept at 0.3–0.6 units of kinetic
+/// energy); before exact flight, 7 of 8. Larger piles sleep within 10 s less often, and
+/// the peers' piles of 2000 sleep at 5–6 s: see `docs/contacts.md`. Friction is the lever.
 #[test]
 fn most_jittered_piles_fall_asleep_within_ten_seconds_and_stay_put() {
     let mut asleep = Vec::new();
