@@ -15,18 +15,15 @@
 //! impact in time order even at time of impact 0 (a ball arriving fast within the slop
 //! of a resting row passes its momentum down the row; restitution 1 conserves energy).
 //!
-//! **Gravity** ([`flight`](crate::flight)). Bodies fly on exact parabolas through the
-//! step; the solver's bodies are put back on straight lines, with the step's gravity
-//! added to their velocity before the passes (so a support holds its weight). The
-//! resting speed exists because gravity can make a bouncing body come back ever faster
-//! (infinitely many bounces in finite time); where it cannot, an elastic pair keeps its
-//! exact impacts: under the default resting speed, an elastic contact within a group of
-//! touching bodies that no floor, static or kinematic body holds (bodies falling together,
-//! a ball sliding down a side wall) is left to the event loop, and so is an elastic pair
-//! of two flying bodies, or a flying body and a wall gravity does not push it into, in
-//! the event loop. After the passes, every group of the solver's bodies that no contact
-//! with a wall, a static or a kinematic body holds up (with a non-zero impulse) flies on:
-//! the step's gravity is taken back out of its velocity.
+//! **Gravity** ([`flight`](crate::flight); the rules are in the `gravity` module). Bodies
+//! fly on exact parabolas through the step; the solver's bodies are put back on straight
+//! lines, with the step's gravity added to their velocity before the passes (so a support
+//! holds its weight). Under the default resting speed, an elastic contact within a group
+//! of touching bodies that no floor, static or kinematic body holds (bodies falling
+//! together, a ball sliding down a side wall) is left to the event loop, where gravity
+//! cannot make it bounce endlessly. After the passes, every group of the solver's bodies
+//! that no contact with a wall, a static or a kinematic body holds up (with a non-zero
+//! impulse) flies on: the step's gravity is taken back out of its velocity.
 //!
 //! **The solver** is sequential impulses (Gauss–Seidel) on the normal constraints, with
 //! accumulated, non-negative impulses (a contact pushes, never pulls), *warm-started*
@@ -188,7 +185,7 @@ pub(crate) struct SolverContact {
     /// Impulse it started with (the warm start).
     warm: f64,
     /// Impulse accumulated over the passes, the warm start included.
-    accumulated: f64,
+    pub(crate) accumulated: f64,
 }
 
 impl Simulation {
@@ -261,117 +258,6 @@ impl Simulation {
         self.report_contact_impacts();
         self.stats.resting_contacts = self.resting.len();
         self.list_solver_pairs();
-    }
-
-    /// Groups of the solver's bodies pushing on one another and on no wall, static or
-    /// kinematic body (bodies falling together, or a body whose contacts ended with no
-    /// impulse, such as one sliding down a wall) fly on: gravity accelerates them all
-    /// alike, so it changes nothing between them, and the solver's result less the
-    /// step's gravity `kick` is their velocity at the start of an exact flight. Bodies
-    /// the solver holds up stay on straight lines.
-    fn fly_on_unsupported(&mut self, kick: DVec2) {
-        if self.landed.is_empty() {
-            return;
-        }
-        let mut groups = std::mem::take(&mut self.groups);
-        groups.reset(self.bodies.len());
-        for &i in &self.landed {
-            groups.add(i);
-        }
-        // A contact that ended with no impulse neither held nor pushed anything.
-        for c in self.resting.iter().filter(|c| c.accumulated > 0.0) {
-            let b_landed = code_wall(c.b).is_none() && groups.contains(c.b);
-            match (groups.contains(c.a), b_landed) {
-                (true, true) => groups.join(c.a, c.b),
-                (true, false) => groups.hold(c.a),
-                (false, true) => groups.hold(c.b),
-                (false, false) => {}
-            }
-        }
-        for &i in &self.landed {
-            if !groups.held(i) {
-                let h = &mut self.bodies.hot[i as usize];
-                h.vel -= kick;
-                h.set_flying(true);
-            }
-        }
-        self.groups = groups;
-    }
-
-    /// Under gravity with the default resting speed, drops from the solver's list the
-    /// elastic contacts (restitution ≥ 1) that gravity does not press together: those
-    /// of a group of touching bodies held by no floor (a wall gravity pushes into) and no
-    /// static, kinematic or sleeping body — bodies falling together, or one sliding down
-    /// a side wall. Gravity cannot make such a pair bounce endlessly, so it stays an exact
-    /// impact of the event loop, and an elastic gas under gravity keeps its energy.
-    fn drop_free_elastic_contacts(&mut self, list: &mut Vec<SolverContact>) {
-        let (b, g) = (&self.bodies, self.bodies.gravity);
-        if g == DVec2::ZERO || self.config.resting_speed.is_some() {
-            return;
-        }
-        let arena_e = self.config.arena.map_or(0.0, |a| a.restitution);
-        let combine = self.config.restitution_combine;
-        let free = |c: &SolverContact| match code_wall(c.b) {
-            Some(wall) => {
-                combine.combine(b.restitution[c.a as usize], arena_e) >= 1.0
-                    && g.dot(wall.outward_normal()) <= 0.0
-            }
-            None => {
-                let (i, j) = (c.a as usize, c.b as usize);
-                combine.combine(b.restitution[i], b.restitution[j]) >= 1.0
-                    && b.hot[i].inv_mass > 0.0
-                    && b.hot[j].inv_mass > 0.0
-            }
-        };
-        if !list.iter().any(free) {
-            return;
-        }
-        let mut groups = std::mem::take(&mut self.groups);
-        groups.reset(b.len());
-        for c in list.iter() {
-            groups.add(c.a);
-            match code_wall(c.b) {
-                Some(wall) if g.dot(wall.outward_normal()) > 0.0 => groups.hold(c.a),
-                Some(_) => {}
-                None if b.hot[c.b as usize].inv_mass == 0.0 => groups.hold(c.a),
-                None => {
-                    groups.add(c.b);
-                    groups.join(c.a, c.b);
-                }
-            }
-        }
-        list.retain(|c| !free(c) || groups.held(c.a));
-        self.groups = groups;
-    }
-
-    /// The resting speed of bodies `i` and `j` (restitution `e`) in the event loop: the
-    /// pair's, except that the default one does not apply to an elastic pair that
-    /// gravity cannot press together (both fly: their relative motion is a straight line).
-    #[inline]
-    pub(crate) fn body_pair_resting_speed(&self, i: usize, j: usize, e: f64) -> f64 {
-        let h = &self.bodies.hot;
-        if e >= 1.0 && self.config.resting_speed.is_none() && h[i].flying() && h[j].flying() {
-            0.0
-        } else {
-            self.config.pair_resting_speed(self.resting_speed, e)
-        }
-    }
-
-    /// The resting speed of body `i` against `wall` (restitution `e`) in the event loop:
-    /// the pair's, except that the default one does not apply to an elastic flying body
-    /// against a wall gravity does not push it into.
-    #[inline]
-    pub(crate) fn wall_resting_speed(&self, i: usize, wall: Wall, e: f64) -> f64 {
-        let pressed = self.bodies.gravity.dot(wall.outward_normal()) > 0.0;
-        if e >= 1.0
-            && self.config.resting_speed.is_none()
-            && self.bodies.hot[i].flying()
-            && !pressed
-        {
-            0.0
-        } else {
-            self.config.pair_resting_speed(self.resting_speed, e)
-        }
     }
 
     /// Marks the solver's bodies and lists its pairs (body index, or wall code), sorted.

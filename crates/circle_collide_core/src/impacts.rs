@@ -409,49 +409,6 @@ impl Simulation {
             }
         });
     }
-
-    /// Whether body `k`, at step time `t` (where it is), rests on a support: it touches
-    /// (within the slop) a wall gravity pushes it into, or a body that does not fly
-    /// (static, kinematic, asleep, or held itself) below it in gravity's direction, and
-    /// neither closes on nor leaves it faster than the resting speed. A body held there
-    /// moves on in a straight line (as the contact solver's bodies do) instead of sinking
-    /// into its support on its parabola; a body hit off its support flies.
-    fn held_at(&self, k: usize, t: f64, neighbours: &[usize]) -> bool {
-        let b = &self.bodies;
-        let (g, h) = (b.gravity, &b.hot[k]);
-        let (p, v, r) = (h.pos, h.vel, h.radius);
-        let slop = self.config.overlap_slop;
-        let combine = self.config.restitution_combine;
-        let slow = |approach: f64, e: f64| {
-            approach.abs() <= self.config.pair_resting_speed(self.resting_speed, e)
-        };
-        if let Some(arena) = self.config.arena {
-            let e = combine.combine(b.restitution[k], arena.restitution);
-            let on_wall = |wall: Wall| {
-                let n = wall.outward_normal();
-                g.dot(n) > 0.0 && arena.depth(wall, p, r) >= -slop * r && slow(v.dot(n), e)
-            };
-            if Wall::ALL.into_iter().any(on_wall) {
-                return true;
-            }
-        }
-        neighbours.iter().any(|&j| {
-            let other = &b.hot[j];
-            if other.flying() {
-                return false;
-            }
-            // Not flying: where it is at `t` lies on its straight path.
-            let d = other.pos + other.vel * (t - other.time) - p;
-            let touch = r + other.radius + slop * r.min(other.radius);
-            if d.length_squared() > touch * touch || g.dot(d) <= 0.0 {
-                return false;
-            }
-            let e = combine.combine(b.restitution[k], b.restitution[j]);
-            !b.sensor_pair(k, j)
-                && self.interacts(k as u32, j as u32)
-                && slow((v - other.vel).dot(d.normalize_or_zero()), e)
-        })
-    }
 }
 
 #[cfg(test)]

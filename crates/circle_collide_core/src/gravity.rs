@@ -1,0 +1,169 @@
+//! Gravity meets contact: which bodies fly on their parabolas through the step and which
+//! are held on straight lines, and where the resting speed applies to elastic pairs.
+//!
+//! The resting speed exists because gravity can make a bouncing body come back ever
+//! faster (infinitely many bounces in a finite time). Where it cannot, an elastic pair
+//! keeps exact impacts; where a body rests on a support, it is held there instead of
+//! sinking on its parabola. See `docs/flight.md`.
+
+use crate::arena::Wall;
+use crate::contacts::SolverContact;
+use crate::queue::code_wall;
+use crate::simulation::Simulation;
+use glam::DVec2;
+
+impl Simulation {
+    /// Groups of the solver's bodies pushing on one another and on no wall, static or
+    /// kinematic body (bodies falling together, or a body whose contacts ended with no
+    /// impulse, such as one sliding down a wall) fly on: gravity accelerates them all
+    /// alike, so it changes nothing between them, and the solver's result less the
+    /// step's gravity `kick` is their velocity at the start of an exact flight. Bodies
+    /// the solver holds up stay on straight lines.
+    pub(crate) fn fly_on_unsupported(&mut self, kick: DVec2) {
+        if self.landed.is_empty() {
+            return;
+        }
+        let mut groups = std::mem::take(&mut self.groups);
+        groups.reset(self.bodies.len());
+        for &i in &self.landed {
+            groups.add(i);
+        }
+        // A contact that ended with no impulse neither held nor pushed anything.
+        for c in self.resting.iter().filter(|c| c.accumulated > 0.0) {
+            let b_landed = code_wall(c.b).is_none() && groups.contains(c.b);
+            match (groups.contains(c.a), b_landed) {
+                (true, true) => groups.join(c.a, c.b),
+                (true, false) => groups.hold(c.a),
+                (false, true) => groups.hold(c.b),
+                (false, false) => {}
+            }
+        }
+        for &i in &self.landed {
+            if !groups.held(i) {
+                let h = &mut self.bodies.hot[i as usize];
+                h.vel -= kick;
+                h.set_flying(true);
+            }
+        }
+        self.groups = groups;
+    }
+
+    /// Under gravity with the default resting speed, drops from the solver's list the
+    /// elastic contacts (restitution ≥ 1) that gravity does not press together: those
+    /// of a group of touching bodies held by no floor (a wall gravity pushes into) and no
+    /// static, kinematic or sleeping body — bodies falling together, or one sliding down
+    /// a side wall. Gravity cannot make such a pair bounce endlessly, so it stays an exact
+    /// impact of the event loop, and an elastic gas under gravity keeps its energy.
+    pub(crate) fn drop_free_elastic_contacts(&mut self, list: &mut Vec<SolverContact>) {
+        let (b, g) = (&self.bodies, self.bodies.gravity);
+        if g == DVec2::ZERO || self.config.resting_speed.is_some() {
+            return;
+        }
+        let arena_e = self.config.arena.map_or(0.0, |a| a.restitution);
+        let combine = self.config.restitution_combine;
+        let free = |c: &SolverContact| match code_wall(c.b) {
+            Some(wall) => {
+                combine.combine(b.restitution[c.a as usize], arena_e) >= 1.0
+                    && g.dot(wall.outward_normal()) <= 0.0
+            }
+            None => {
+                let (i, j) = (c.a as usize, c.b as usize);
+                combine.combine(b.restitution[i], b.restitution[j]) >= 1.0
+                    && b.hot[i].inv_mass > 0.0
+                    && b.hot[j].inv_mass > 0.0
+            }
+        };
+        if !list.iter().any(free) {
+            return;
+        }
+        let mut groups = std::mem::take(&mut self.groups);
+        groups.reset(b.len());
+        for c in list.iter() {
+            groups.add(c.a);
+            match code_wall(c.b) {
+                Some(wall) if g.dot(wall.outward_normal()) > 0.0 => groups.hold(c.a),
+                Some(_) => {}
+                None if b.hot[c.b as usize].inv_mass == 0.0 => groups.hold(c.a),
+                None => {
+                    groups.add(c.b);
+                    groups.join(c.a, c.b);
+                }
+            }
+        }
+        list.retain(|c| !free(c) || groups.held(c.a));
+        self.groups = groups;
+    }
+
+    /// The resting speed of bodies `i` and `j` (restitution `e`) in the event loop: the
+    /// pair's, except that the default one does not apply to an elastic pair that
+    /// gravity cannot press together (both fly: their relative motion is a straight line).
+    #[inline]
+    pub(crate) fn body_pair_resting_speed(&self, i: usize, j: usize, e: f64) -> f64 {
+        let h = &self.bodies.hot;
+        if e >= 1.0 && self.config.resting_speed.is_none() && h[i].flying() && h[j].flying() {
+            0.0
+        } else {
+            self.config.pair_resting_speed(self.resting_speed, e)
+        }
+    }
+
+    /// The resting speed of body `i` against `wall` (restitution `e`) in the event loop:
+    /// the pair's, except that the default one does not apply to an elastic flying body
+    /// against a wall gravity does not push it into.
+    #[inline]
+    pub(crate) fn wall_resting_speed(&self, i: usize, wall: Wall, e: f64) -> f64 {
+        let pressed = self.bodies.gravity.dot(wall.outward_normal()) > 0.0;
+        if e >= 1.0
+            && self.config.resting_speed.is_none()
+            && self.bodies.hot[i].flying()
+            && !pressed
+        {
+            0.0
+        } else {
+            self.config.pair_resting_speed(self.resting_speed, e)
+        }
+    }
+
+    /// Whether body `k`, at step time `t` (where it is), rests on a support: it touches
+    /// (within the slop) a wall gravity pushes it into, or a body that does not fly
+    /// (static, kinematic, asleep, or held itself) below it in gravity's direction, and
+    /// neither closes on nor leaves it faster than the resting speed. A body held there
+    /// moves on in a straight line (as the contact solver's bodies do) instead of sinking
+    /// into its support on its parabola; a body hit off its support flies.
+    pub(crate) fn held_at(&self, k: usize, t: f64, neighbours: &[usize]) -> bool {
+        let b = &self.bodies;
+        let (g, h) = (b.gravity, &b.hot[k]);
+        let (p, v, r) = (h.pos, h.vel, h.radius);
+        let slop = self.config.overlap_slop;
+        let combine = self.config.restitution_combine;
+        let slow = |approach: f64, e: f64| {
+            approach.abs() <= self.config.pair_resting_speed(self.resting_speed, e)
+        };
+        if let Some(arena) = self.config.arena {
+            let e = combine.combine(b.restitution[k], arena.restitution);
+            let on_wall = |wall: Wall| {
+                let n = wall.outward_normal();
+                g.dot(n) > 0.0 && arena.depth(wall, p, r) >= -slop * r && slow(v.dot(n), e)
+            };
+            if Wall::ALL.into_iter().any(on_wall) {
+                return true;
+            }
+        }
+        neighbours.iter().any(|&j| {
+            let other = &b.hot[j];
+            if other.flying() {
+                return false;
+            }
+            // Not flying: where it is at `t` lies on its straight path.
+            let d = other.pos + other.vel * (t - other.time) - p;
+            let touch = r + other.radius + slop * r.min(other.radius);
+            if d.length_squared() > touch * touch || g.dot(d) <= 0.0 {
+                return false;
+            }
+            let e = combine.combine(b.restitution[k], b.restitution[j]);
+            !b.sensor_pair(k, j)
+                && self.interacts(k as u32, j as u32)
+                && slow((v - other.vel).dot(d.normalize_or_zero()), e)
+        })
+    }
+}
