@@ -1,0 +1,39 @@
+//! Without gravity, exact flight changes nothing: the gas and the steered crowd end bit
+//! for bit where they ended before it (the constants were computed with the engine as it
+//! was before exact flight, commit 393b300, and again after). A change meant to alter
+//! these scenes must say so and update them.
+
+use circle_collide_core::{Simulation, scenes};
+use glam::DVec2;
+
+/// FNV-1a over the bits of every position and velocity.
+fn fingerprint(sim: &Simulation) -> u64 {
+    let b = sim.bodies();
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for v in b.positions().chain(b.velocities()) {
+        for bits in [v.x.to_bits(), v.y.to_bits()] {
+            for byte in bits.to_le_bytes() {
+                hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+    }
+    hash
+}
+
+#[test]
+fn the_gas_and_the_crowd_without_gravity_are_bit_identical_to_before_exact_flight() {
+    let mut gas = scenes::gas(2000, 0.3, 10.0).simulation();
+    for _ in 0..120 {
+        gas.step(scenes::DT);
+    }
+    let mut crowd = scenes::crowd(500, 0.3).simulation();
+    let centre = DVec2::splat(0.5 * scenes::gas_side(500, 0.3));
+    for _ in 0..120 {
+        scenes::steer_crowd(&mut crowd, centre);
+        crowd.step(scenes::DT);
+    }
+    let (g, c) = (fingerprint(&gas), fingerprint(&crowd));
+    eprintln!("gas {g:016x}, crowd {c:016x}");
+    assert_eq!(g, 0xc137_ad6f_68f2_412b, "gas");
+    assert_eq!(c, 0x323d_412a_be4c_eab7, "crowd");
+}
