@@ -479,6 +479,7 @@ fn stats_section(
                     ),
                     ("fallbacks", d.fallbacks.to_string()),
                     ("kinetic energy", format!("{:.6}", d.kinetic_energy)),
+                    ("potential energy", format!("{:.6}", d.potential_energy)),
                     (
                         "momentum",
                         format!("({:.3}, {:.3})", d.momentum.x, d.momentum.y),
@@ -503,9 +504,9 @@ fn stats_section(
                 }
             });
             let e0 = history.energy.front().map_or(0.0, |p| p[1]);
-            let relative: Vec<[f64; 2]> = if e0 > 0.0 {
+            let relative: Vec<[f64; 2]> = if e0 != 0.0 {
                 (history.energy.iter())
-                    .map(|&[s, e]| [s, e / e0 - 1.0])
+                    .map(|&[s, e]| [s, (e - e0) / e0.abs()])
                     .collect()
             } else {
                 Vec::new()
@@ -514,7 +515,7 @@ fn stats_section(
             // rounding noise.
             *shown = Some(plot(
                 ui,
-                "kinetic energy, (E − E₀) / E₀ over the plot",
+                "energy (kinetic + potential), (E − E₀) / |E₀| over the plot",
                 relative,
                 [-1e-6, 1e-6],
             ));

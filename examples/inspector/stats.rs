@@ -31,7 +31,8 @@ fn record(
     mut hits: MessageReader<CollisionEvent>,
 ) {
     let step = diag.step as f64;
-    history.energy.push_back([step, diag.kinetic_energy]);
+    // Kinetic plus potential: what an elastic world keeps, under gravity too.
+    history.energy.push_back([step, diag.kinetic_energy + diag.potential_energy]);
     history.impacts.push_back([step, diag.impacts as f64]);
     while history.energy.len() > SAMPLES {
         history.energy.pop_front();

@@ -47,6 +47,10 @@ pub struct CollisionDiagnostics {
     pub last_step_fell_back: bool,
     /// Kinetic energy of the dynamic bodies after the step.
     pub kinetic_energy: f64,
+    /// Potential energy of the dynamic bodies in the gravity of the step (zero at the
+    /// origin; 0 without gravity): with exact flight, kinetic plus potential energy is
+    /// what an elastic world under gravity keeps.
+    pub potential_energy: f64,
     /// Momentum of the dynamic bodies after the step.
     pub momentum: Vec2,
     /// Momentum walls and static bodies gave during the step.

@@ -175,6 +175,7 @@ pub(crate) fn resolve(
         warn!("{warning}");
     }
     d.kinetic_energy = stats.kinetic_energy;
+    d.potential_energy = stats.potential_energy;
     d.momentum = vec2(stats.momentum);
     d.external_impulse = vec2(stats.external_impulse);
     world.time_phase(4, start);

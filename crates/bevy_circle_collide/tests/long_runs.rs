@@ -144,4 +144,12 @@ fn an_elastic_gas_under_gravity_keeps_its_energy_through_the_plugin() {
     );
     assert!(impacts > 10_000, "a gas: {impacts} impacts");
     assert!(worst < 1e-5, "energy drift {worst:e}");
+    // The diagnostics report the same energy (from the core's f64 state).
+    let d = app.world().resource::<CollisionDiagnostics>();
+    let reported = d.kinetic_energy + d.potential_energy;
+    let from_components = mechanical_energy(&mut app);
+    assert!(
+        (reported / from_components - 1.0).abs() < 1e-5,
+        "diagnostics {reported} against components {from_components}"
+    );
 }

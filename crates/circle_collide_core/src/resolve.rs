@@ -61,6 +61,10 @@ impl Simulation {
         self.collect_touching();
         self.update_sleep();
         self.stats.kinetic_energy = energy;
+        if self.bodies.gravity != DVec2::ZERO {
+            // After the push-out, which moves positions.
+            self.stats.potential_energy = self.bodies.potential_energy(self.bodies.gravity);
+        }
         self.stats.momentum = momentum;
     }
 

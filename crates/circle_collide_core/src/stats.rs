@@ -42,6 +42,10 @@ pub struct StepStats {
     pub fallback: bool,
     /// Kinetic energy of the dynamic bodies after the step.
     pub kinetic_energy: f64,
+    /// Potential energy `Σ −m g·p` of the dynamic bodies (asleep ones included) in the
+    /// step's gravity after the step, zero at the origin; 0 without gravity. With the
+    /// kinetic energy, what an elastic world under gravity keeps.
+    pub potential_energy: f64,
     /// Momentum of the dynamic bodies after the step.
     pub momentum: DVec2,
     /// Impulse given to the dynamic bodies by walls, static bodies and the support of
