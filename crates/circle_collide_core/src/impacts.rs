@@ -242,13 +242,10 @@ impl Simulation {
         let g = b.acceleration(i);
         let margin = self.config.overlap_slop * r;
         // Most bodies stay clear of every wall (by more than the slop) for the rest of
-        // the step: their path's box says so without solving anything.
-        let (from, to) = if g == DVec2::ZERO {
-            (p, p + v * (self.dt - now))
-        } else {
-            crate::flight::path_box(p, v, g, self.dt - now)
-        };
-        if arena.keeps_clear(from, to, r + margin) {
+        // the step: the box of their path (the broad phase's, with the radius) says so
+        // without solving anything.
+        let (min, max) = b.hot[i].swept_box(self.dt, b.gravity);
+        if arena.keeps_clear(min, max, margin) {
             return None;
         }
         let e = (self.config.restitution_combine).combine(b.restitution[i], arena.restitution);
