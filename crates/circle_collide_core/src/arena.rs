@@ -45,6 +45,11 @@ pub struct Arena {
     /// Restitution of the walls, combined with the body's by the configured rule.
     /// With the default `Max` rule, `0.0` means "the body's own restitution".
     pub restitution: f64,
+    /// Coulomb friction of the walls, combined with the body's by the configured rule
+    /// ([`StepConfig::friction_combine`](crate::StepConfig::friction_combine)). With the
+    /// default `Max` rule, `0.0` means "the body's own friction". Default 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub friction: f64,
 }
 
 impl Arena {
@@ -54,7 +59,14 @@ impl Arena {
             min,
             max,
             restitution: 0.0,
+            friction: 0.0,
         }
+    }
+
+    /// The same arena with wall friction (see [`Arena::friction`]).
+    pub fn with_friction(mut self, friction: f64) -> Self {
+        self.friction = friction;
+        self
     }
 
     /// Whether a circle reaching `reach` from its centre stays strictly inside the

@@ -3,6 +3,7 @@
 
 use crate::body::BodyDesc;
 use crate::filter::Layers;
+use crate::friction::Spin;
 use glam::DVec2;
 
 /// `Hot::flags` bit: the body is a sensor.
@@ -24,6 +25,9 @@ const FLYING: u32 = 64;
 /// `Hot::flags` bit: while the event loop decides whether the body flies or is held, its
 /// box covers both paths (see [`Hot::set_undecided`]).
 const UNDECIDED: u32 = 128;
+/// `Hot::flags` bit: the body has friction or rolling resistance (its impacts and
+/// contacts read its [`Spin`]; a smooth body's never need to).
+const ROUGH: u32 = 256;
 
 /// What the event loop needs of one body, in one cache line.
 ///
@@ -110,6 +114,12 @@ impl Hot {
         } else {
             self.flags &= !FLYING;
         }
+    }
+
+    /// Whether the body has friction or rolling resistance.
+    #[inline]
+    pub fn rough(&self) -> bool {
+        self.flags & ROUGH != 0
     }
 
     /// Clears the mark of [`keep_box_once`](Self::keep_box_once).
@@ -202,6 +212,8 @@ pub struct Bodies {
     pub(crate) awake_inv_mass: Vec<f64>,
     /// Seconds each body has stayed slower than the sleep speed.
     pub(crate) rest_time: Vec<f64>,
+    /// Each body's rotation, friction and rolling resistance.
+    pub(crate) spin: Vec<Spin>,
     /// Step time the swept boxes run to: the step's `dt` during a step, 0 once bodies
     /// are at the end of it.
     pub(crate) sweep_end: f64,
@@ -232,6 +244,7 @@ impl Bodies {
         self.keys.clear();
         self.awake_inv_mass.clear();
         self.rest_time.clear();
+        self.spin.clear();
     }
 
     /// Makes room for `additional` more bodies.
@@ -242,6 +255,7 @@ impl Bodies {
         self.keys.reserve(additional);
         self.awake_inv_mass.reserve(additional);
         self.rest_time.reserve(additional);
+        self.spin.reserve(additional);
     }
 
     /// Appends an already sanitised body; returns its index.
@@ -256,7 +270,12 @@ impl Bodies {
         let asleep = b.sleeping && inv_mass > 0.0 && !b.sensor;
         let flags = if b.sensor { SENSOR } else { 0 }
             | if b.layers == Layers::ALL { 0 } else { FILTERED }
-            | if asleep { SLEEPING } else { 0 };
+            | if asleep { SLEEPING } else { 0 }
+            | if b.friction > 0.0 || b.rolling_resistance > 0.0 {
+                ROUGH
+            } else {
+                0
+            };
         self.hot.push(Hot {
             pos: b.position,
             vel: if asleep { DVec2::ZERO } else { b.velocity },
@@ -271,6 +290,21 @@ impl Bodies {
         self.keys.push(b.key.unwrap_or(u64::from(index)));
         self.awake_inv_mass.push(inv_mass);
         self.rest_time.push(b.rest_time);
+        let inertia = b.effective_inertia();
+        let inv_inertia = if inv_mass > 0.0 && inertia.is_finite() {
+            1.0 / inertia
+        } else {
+            0.0
+        };
+        self.spin.push(Spin {
+            omega: if asleep { 0.0 } else { b.angular_velocity },
+            inv_inertia: if asleep { 0.0 } else { inv_inertia },
+            awake_inv_inertia: inv_inertia,
+            friction: b.friction,
+            rolling: b.rolling_resistance,
+            angle: b.angle,
+            shift: 0.0,
+        });
         index
     }
 
@@ -284,6 +318,8 @@ impl Bodies {
         h.flags &= !SLEEPING;
         h.inv_mass = self.awake_inv_mass[i];
         self.rest_time[i] = 0.0;
+        let spin = &mut self.spin[i];
+        spin.inv_inertia = spin.awake_inv_inertia;
         true
     }
 
@@ -293,6 +329,9 @@ impl Bodies {
         h.flags |= SLEEPING;
         h.inv_mass = 0.0;
         h.vel = DVec2::ZERO;
+        let spin = &mut self.spin[i];
+        spin.inv_inertia = 0.0;
+        spin.omega = 0.0;
     }
 
     /// Stable key of body `i` ([`BodyDesc::key`], or the index it was added at).
@@ -319,6 +358,33 @@ impl Bodies {
     /// Velocity of body `i`.
     pub fn velocity(&self, i: usize) -> DVec2 {
         self.hot[i].vel
+    }
+
+    /// Angular velocity of body `i`, rad/s counter-clockwise.
+    pub fn angular_velocity(&self, i: usize) -> f64 {
+        self.spin[i].omega
+    }
+
+    /// Orientation of body `i`, radians counter-clockwise (valid after a full step): its
+    /// [`BodyDesc::angle`] plus what it turned since.
+    pub fn angle(&self, i: usize) -> f64 {
+        self.spin[i].angle
+    }
+
+    /// Moment of inertia of body `i` (infinite for a static body; a sleeping body's
+    /// awake one).
+    pub fn inertia(&self, i: usize) -> f64 {
+        1.0 / self.spin[i].awake_inv_inertia
+    }
+
+    /// Coulomb friction coefficient of body `i`.
+    pub fn friction(&self, i: usize) -> f64 {
+        self.spin[i].friction
+    }
+
+    /// Rolling resistance of body `i`.
+    pub fn rolling_resistance(&self, i: usize) -> f64 {
+        self.spin[i].rolling
     }
 
     /// Radius of body `i`.
@@ -480,6 +546,12 @@ impl Bodies {
             .filter(|h| h.inv_mass > 0.0)
             .map(Hot::kinetic_energy)
             .sum()
+    }
+
+    /// Rotational kinetic energy `Σ ½ I ω²` of the dynamic bodies: with
+    /// [`kinetic_energy`](Self::kinetic_energy), the energy rough impacts exchange.
+    pub fn rotational_energy(&self) -> f64 {
+        self.spin.iter().map(Spin::energy).sum()
     }
 
     /// Potential energy `Σ −m g·p` of the dynamic bodies in the uniform field `gravity`

@@ -39,6 +39,30 @@ pub struct BodyDesc {
     /// Seconds the body has already stayed slower than the sleep speed. Default 0.
     #[cfg_attr(feature = "serialize", serde(default))]
     pub rest_time: f64,
+    /// Angular velocity, radians per second, counter-clockwise. A static body with a
+    /// spin is a kinematic wheel: its surface drags what it touches (with friction).
+    /// Default 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub angular_velocity: f64,
+    /// Orientation, radians counter-clockwise: advanced by the angular velocity over
+    /// each step ([`Bodies::angle`](crate::Bodies::angle)). Default 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub angle: f64,
+    /// Coulomb friction coefficient `μ ≥ 0` (combined with the other body's, or the
+    /// arena's, by [`StepConfig::friction_combine`](crate::StepConfig::friction_combine)).
+    /// `f64::INFINITY` never slips. Default 0: a smooth circle, whose impacts are
+    /// exactly those of the frictionless engine (see [`friction`](crate::friction)).
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub friction: f64,
+    /// Rolling resistance coefficient `≥ 0`, dimensionless: a contact resists the
+    /// relative rolling of its bodies with a torque of at most this × the smaller radius
+    /// × the normal force (combined like friction). Default 0: a ball rolls on for ever.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub rolling_resistance: f64,
+    /// Moment of inertia about the centre, mass × length². `None` (the default): a
+    /// solid disk, `½ m r²`; infinite for a static body.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub inertia: Option<f64>,
 }
 
 impl BodyDesc {
@@ -55,7 +79,43 @@ impl BodyDesc {
             key: None,
             sleeping: false,
             rest_time: 0.0,
+            angular_velocity: 0.0,
+            angle: 0.0,
+            friction: 0.0,
+            rolling_resistance: 0.0,
+            inertia: None,
         }
+    }
+
+    /// The same body with a Coulomb friction coefficient (see [`BodyDesc::friction`]).
+    pub fn with_friction(mut self, friction: f64) -> Self {
+        self.friction = friction;
+        self
+    }
+
+    /// The same body with a rolling resistance (see [`BodyDesc::rolling_resistance`]).
+    pub fn with_rolling_resistance(mut self, rolling_resistance: f64) -> Self {
+        self.rolling_resistance = rolling_resistance;
+        self
+    }
+
+    /// The same body with an angular velocity, rad/s counter-clockwise.
+    pub fn with_angular_velocity(mut self, angular_velocity: f64) -> Self {
+        self.angular_velocity = angular_velocity;
+        self
+    }
+
+    /// The same body with a moment of inertia (see [`BodyDesc::inertia`]).
+    pub fn with_inertia(mut self, inertia: f64) -> Self {
+        self.inertia = Some(inertia);
+        self
+    }
+
+    /// The moment of inertia the body is simulated with: [`inertia`](Self::inertia), or
+    /// `½ m r²` (infinite for a static body).
+    pub fn effective_inertia(&self) -> f64 {
+        self.inertia
+            .unwrap_or(0.5 * self.mass * self.radius * self.radius)
     }
 
     /// The same body with a stable key (see [`BodyDesc::key`]).
@@ -97,7 +157,12 @@ impl BodyDesc {
     /// * velocity not finite → set to zero;
     /// * speed above `max_speed` → scaled down to `max_speed`, direction kept;
     /// * mass NaN or ≤ 0 → mass `π r²` (density 1);
-    /// * restitution NaN or outside `[0, 1]` → clamped into `[0, 1]` (NaN → 1).
+    /// * restitution NaN or outside `[0, 1]` → clamped into `[0, 1]` (NaN → 1);
+    /// * friction or rolling resistance NaN or negative → 0 (infinite friction is
+    ///   allowed: it never slips; infinite rolling resistance → 0);
+    /// * angular velocity or angle not finite → 0; surface speed `|ω| r` above
+    ///   `max_speed` → scaled down to it;
+    /// * inertia given but NaN, zero or negative → the solid disk's `½ m r²`.
     pub fn sanitize(mut self, max_speed: f64) -> Result<(Self, InputIssues), InputIssues> {
         let mut issues = InputIssues::NONE;
         if !self.position.is_finite() {
@@ -122,6 +187,33 @@ impl BodyDesc {
             issues |= InputIssues::INVALID_MASS;
             self.mass = std::f64::consts::PI * self.radius * self.radius;
         }
+        if !self.angular_velocity.is_finite() || !self.angle.is_finite() {
+            issues |= InputIssues::NON_FINITE_SPIN;
+            if !self.angular_velocity.is_finite() {
+                self.angular_velocity = 0.0;
+            }
+            if !self.angle.is_finite() {
+                self.angle = 0.0;
+            }
+        }
+        if self.angular_velocity.abs() * self.radius > max_speed {
+            issues |= InputIssues::SPEED_CLAMPED;
+            self.angular_velocity = self.angular_velocity.signum() * max_speed / self.radius;
+        }
+        if self.friction.is_nan() || self.friction < 0.0 {
+            issues |= InputIssues::FRICTION_CLAMPED;
+            self.friction = 0.0;
+        }
+        if !(self.rolling_resistance >= 0.0 && self.rolling_resistance.is_finite()) {
+            issues |= InputIssues::FRICTION_CLAMPED;
+            self.rolling_resistance = 0.0;
+        }
+        if let Some(inertia) = self.inertia
+            && (inertia.is_nan() || inertia <= 0.0)
+        {
+            issues |= InputIssues::INVALID_INERTIA;
+            self.inertia = None;
+        }
         if !(self.rest_time.is_finite() && self.rest_time >= 0.0) {
             // Bookkeeping, not physics: start counting anew without a warning.
             self.rest_time = 0.0;
@@ -140,7 +232,7 @@ impl BodyDesc {
 
 /// Bit set of problems found in a [`BodyDesc`] by [`BodyDesc::sanitize`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct InputIssues(pub u8);
+pub struct InputIssues(pub u16);
 
 impl InputIssues {
     /// No problem.
@@ -163,6 +255,13 @@ impl InputIssues {
     pub const DEEP_OVERLAP: Self = Self(64);
     /// Found with its centre outside the arena: pushed back inside.
     pub const OUTSIDE_ARENA: Self = Self(128);
+    /// Friction or rolling resistance NaN or negative (or infinite rolling
+    /// resistance): set to 0.
+    pub const FRICTION_CLAMPED: Self = Self(256);
+    /// Moment of inertia NaN, zero or negative: the solid disk's `½ m r²` is used.
+    pub const INVALID_INERTIA: Self = Self(512);
+    /// Angular velocity or angle NaN or infinite: set to 0.
+    pub const NON_FINITE_SPIN: Self = Self(1024);
 
     /// Whether every flag of `other` is set in `self`.
     pub fn contains(self, other: Self) -> bool {
@@ -171,7 +270,7 @@ impl InputIssues {
 
     /// Human-readable list of the flags, for log messages.
     pub fn describe(self) -> String {
-        const NAMES: [(InputIssues, &str); 8] = [
+        const NAMES: [(InputIssues, &str); 11] = [
             (
                 InputIssues::NON_FINITE_POSITION,
                 "position is not finite (body skipped)",
@@ -203,6 +302,18 @@ impl InputIssues {
             (
                 InputIssues::OUTSIDE_ARENA,
                 "centre outside the arena (pushed inside)",
+            ),
+            (
+                InputIssues::FRICTION_CLAMPED,
+                "friction or rolling resistance is not a non-negative number (set to 0)",
+            ),
+            (
+                InputIssues::INVALID_INERTIA,
+                "moment of inertia is not a positive number (using the solid disk's)",
+            ),
+            (
+                InputIssues::NON_FINITE_SPIN,
+                "angular velocity or angle is not finite (set to 0)",
             ),
         ];
         NAMES
@@ -280,5 +391,29 @@ mod tests {
             (1.0, InputIssues::RESTITUTION_CLAMPED)
         );
         assert!(issues.describe().contains("restitution"));
+
+        let (b, issues) = ok.with_friction(f64::NAN).sanitize(10.0).unwrap();
+        assert_eq!((b.friction, issues), (0.0, InputIssues::FRICTION_CLAMPED));
+        let (b, issues) = ok.with_friction(f64::INFINITY).sanitize(10.0).unwrap();
+        assert_eq!((b.friction, issues), (f64::INFINITY, InputIssues::NONE));
+        let (b, issues) = ok.with_rolling_resistance(-1.0).sanitize(10.0).unwrap();
+        assert_eq!(
+            (b.rolling_resistance, issues),
+            (0.0, InputIssues::FRICTION_CLAMPED)
+        );
+        let (b, issues) = ok.with_inertia(0.0).sanitize(10.0).unwrap();
+        assert_eq!((b.inertia, issues), (None, InputIssues::INVALID_INERTIA));
+        assert_eq!(b.effective_inertia(), 1.0, "½ · 2 · 1²");
+        let (b, issues) = ok.with_angular_velocity(f64::NAN).sanitize(10.0).unwrap();
+        assert_eq!(
+            (b.angular_velocity, issues),
+            (0.0, InputIssues::NON_FINITE_SPIN)
+        );
+        let (b, issues) = ok.with_angular_velocity(-40.0).sanitize(10.0).unwrap();
+        assert_eq!(
+            (b.angular_velocity, issues),
+            (-10.0, InputIssues::SPEED_CLAMPED)
+        );
+        assert!(issues.describe().contains("max_speed"));
     }
 }

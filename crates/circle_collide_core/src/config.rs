@@ -15,6 +15,19 @@ pub struct StepConfig {
     pub arena: Option<Arena>,
     /// How two restitutions combine into the pair's. Default [`RestitutionCombine::Max`].
     pub restitution_combine: RestitutionCombine,
+    /// How two friction coefficients (and two rolling resistances) combine into the
+    /// pair's, and a body's with the arena's. Default [`RestitutionCombine::Max`], as for
+    /// restitution: a rough body is rough on any floor, and setting friction on the
+    /// bodies alone is enough.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub friction_combine: RestitutionCombine,
+    /// Tangential restitution `β` of rough impacts ([`friction`](crate::friction)): the
+    /// slip at the contact point after a sticking impact is `−β` times the slip before.
+    /// −1 is smooth (no tangential impulse), 0 (the default) sticks — the slip stops, as
+    /// in the contact solver and the peers' friction — and +1 is perfectly rough (the
+    /// slip reverses, and energy is kept while Coulomb's cap does not bind). Clamped
+    /// into `[−1, 1]`; NaN counts as 0. Impacts only: slow contacts always aim at no slip.
+    pub tangential_restitution: f64,
     /// Allowed overlap after a step, as a fraction of the smaller radius of the pair
     /// (or of the radius, against a wall). Deeper overlaps are pushed apart at the end
     /// of the step. Default `0.01`.
@@ -63,6 +76,8 @@ impl Default for StepConfig {
             gravity: DVec2::ZERO,
             arena: None,
             restitution_combine: RestitutionCombine::Max,
+            friction_combine: RestitutionCombine::Max,
+            tangential_restitution: 0.0,
             overlap_slop: 0.01,
             separation_iterations: 4,
             max_impacts_per_body: 32,
@@ -102,6 +117,16 @@ impl StepConfig {
             0.0
         } else {
             step_resting_speed
+        }
+    }
+
+    /// [`tangential_restitution`](Self::tangential_restitution) clamped into `[−1, 1]`
+    /// (NaN → 0).
+    pub fn tangential_restitution(&self) -> f64 {
+        if self.tangential_restitution.is_nan() {
+            0.0
+        } else {
+            self.tangential_restitution.clamp(-1.0, 1.0)
         }
     }
 

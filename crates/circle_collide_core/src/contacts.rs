@@ -70,8 +70,8 @@ pub enum Partner {
     Wall(Wall),
 }
 
-/// A contact remembered from the last step: its bodies and the normal impulse it ended
-/// the step with.
+/// A contact remembered from the last step: its bodies and the impulses it ended the
+/// step with.
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct KeptContact {
@@ -81,9 +81,28 @@ pub struct KeptContact {
     pub b: Partner,
     /// Accumulated normal impulse, ≥ 0.
     pub impulse: f64,
+    /// Accumulated friction impulse along the contact's tangent (the same whichever
+    /// body is first; see [`friction`](crate::friction)). 0 for smooth bodies.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub tangent_impulse: f64,
+    /// Accumulated rolling-resistance angular impulse on body `b` (its opposite on `a`).
+    /// 0 without rolling resistance.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub rolling_impulse: f64,
 }
 
 impl KeptContact {
+    /// A contact with a normal impulse only (no friction, no rolling resistance).
+    pub fn new(a: u64, b: Partner, impulse: f64) -> Self {
+        Self {
+            a,
+            b,
+            impulse,
+            tangent_impulse: 0.0,
+            rolling_impulse: 0.0,
+        }
+    }
+
     fn key(&self) -> (u64, Partner) {
         (self.a, self.b)
     }
@@ -97,7 +116,7 @@ impl KeptContact {
 ///
 /// ```
 /// use circle_collide_core::contacts::{ContactMemory, KeptContact, Partner};
-/// let memory = ContactMemory::new(vec![KeptContact { a: 7, b: Partner::Body(3), impulse: 0.5 }]);
+/// let memory = ContactMemory::new(vec![KeptContact::new(7, Partner::Body(3), 0.5)]);
 /// // Stored as (lower key, higher key):
 /// assert_eq!(memory.impulse(3, Partner::Body(7)), Some(0.5));
 /// assert_eq!(memory.impulse(7, Partner::Body(3)), Some(0.5));
@@ -142,8 +161,14 @@ impl ContactMemory {
         self.contacts.is_empty()
     }
 
-    /// The impulse remembered for body `a` touching `b`, in either order.
+    /// The normal impulse remembered for body `a` touching `b`, in either order.
     pub fn impulse(&self, a: u64, b: Partner) -> Option<f64> {
+        self.get(a, b).map(|c| c.impulse)
+    }
+
+    /// The contact remembered for body `a` touching `b`, in either order (as stored:
+    /// lower key first).
+    pub fn get(&self, a: u64, b: Partner) -> Option<&KeptContact> {
         let key = match b {
             Partner::Body(b) if b < a => (b, Partner::Body(a)),
             _ => (a, b),
@@ -151,18 +176,25 @@ impl ContactMemory {
         self.contacts
             .binary_search_by_key(&key, KeptContact::key)
             .ok()
-            .map(|k| self.contacts[k].impulse)
+            .map(|k| &self.contacts[k])
     }
 }
 
-/// Puts each body pair in (lower key, higher key) order and drops contacts whose impulse
-/// is negative or not finite.
+/// Puts each body pair in (lower key, higher key) order (the rolling impulse, which acts
+/// on `b`, changes sign), drops contacts whose normal impulse is negative or not finite,
+/// and zeroes friction impulses that are not finite.
 fn normalize(contacts: &mut Vec<KeptContact>) {
     for c in contacts.iter_mut() {
         if let Partner::Body(b) = c.b
             && b < c.a
         {
             (c.a, c.b) = (b, Partner::Body(c.a));
+            c.rolling_impulse = -c.rolling_impulse;
+        }
+        for x in [&mut c.tangent_impulse, &mut c.rolling_impulse] {
+            if !x.is_finite() {
+                *x = 0.0;
+            }
         }
     }
     contacts.retain(|c| c.impulse.is_finite() && c.impulse >= 0.0);
@@ -186,6 +218,16 @@ pub(crate) struct SolverContact {
     warm: f64,
     /// Impulse accumulated over the passes, the warm start included.
     pub(crate) accumulated: f64,
+    /// The pair's Coulomb coefficient (0: smooth, no friction pass).
+    mu: f64,
+    /// The pair's rolling-resistance lever: coefficient × the smaller radius (0: none).
+    rolling: f64,
+    /// Friction impulse along the tangent: the warm start, then accumulated.
+    tangent_warm: f64,
+    tangent: f64,
+    /// Rolling-resistance angular impulse on `b`: the warm start, then accumulated.
+    roll_warm: f64,
+    roll: f64,
 }
 
 impl Simulation {
@@ -222,17 +264,19 @@ impl Simulation {
                 }
             }
         }
-        // The velocities before the solver, once per body: the energy guard's reference.
+        // The velocities and spins before the solver, once per body: the energy guard's
+        // reference.
         let mut before = std::mem::take(&mut self.solver_velocities);
         before.clear();
-        before.extend(
-            (self.contact_boxes.iter()).map(|&(i, _)| (i, self.bodies.hot[i as usize].vel)),
-        );
+        before.extend((self.contact_boxes.iter()).map(|&(i, _)| {
+            let i = i as usize;
+            (i as u32, self.bodies.hot[i].vel, self.bodies.spin[i].omega)
+        }));
         let energy = |sim: &Self| {
             (before.iter())
-                .map(|&(i, _)| sim.bodies.hot[i as usize])
-                .filter(|h| h.inv_mass > 0.0)
-                .map(|h| h.kinetic_energy())
+                .map(|&(i, ..)| i as usize)
+                .filter(|&i| sim.bodies.hot[i].inv_mass > 0.0)
+                .map(|i| sim.bodies.hot[i].kinetic_energy() + sim.bodies.spin[i].energy())
                 .sum::<f64>()
         };
         let e0 = energy(self);
@@ -243,11 +287,14 @@ impl Simulation {
             // between nearly opposite contacts, say) and the passes could not take them
             // back: solve again from zero, which never adds energy.
             self.stats.cold_restarts += 1;
-            for &(i, v) in &before {
+            for &(i, v, omega) in &before {
                 self.bodies.hot[i as usize].vel = v;
+                self.bodies.spin[i as usize].omega = omega;
             }
             for c in &mut self.resting {
                 c.accumulated = 0.0;
+                c.tangent = 0.0;
+                c.roll = 0.0;
             }
             self.run_contact_passes(self.config.contact_iterations);
         }
@@ -330,7 +377,7 @@ impl Simulation {
             if fallback {
                 None
             } else {
-                self.memory.impulse(b.keys[a], partner)
+                self.memory.get(b.keys[a], partner).copied()
             }
         };
         // Slow or pressing: the solver's, with whether it presses fast (closes faster
@@ -338,7 +385,7 @@ impl Simulation {
         // resting speed an elastic pair (restitution ≥ 1) never presses: closing fast,
         // it bounces, energy kept.
         let elastic_bounces = self.config.resting_speed.is_none();
-        let classify = |closing: f64, warm: Option<f64>, e: f64| {
+        let classify = |closing: f64, warm: Option<KeptContact>, e: f64| {
             let resting_speed = self.config.pair_resting_speed(self.resting_speed, e);
             if fallback || (closing <= resting_speed && resting_speed > 0.0) {
                 Some(false)
@@ -359,7 +406,7 @@ impl Simulation {
                 let m = crate::manifold::manifold(p.pos, p.radius, q.pos, q.radius, (i, j));
                 if m.depth >= -slop * p.radius.min(q.radius) {
                     let closing = (p.vel - q.vel).dot(m.normal);
-                    list.push(contact(i, j, m.normal, m.point, closing, false, 0.0));
+                    list.push(contact(i, j, m.normal, m.point, closing, false, None));
                 }
             }
         } else {
@@ -373,8 +420,12 @@ impl Simulation {
                 let e = combine.combine(b.restitution[i], b.restitution[j]);
                 if let Some(pressing_fast) = classify(closing, warm, e) {
                     let (n, point) = (c.manifold.normal, c.manifold.point);
-                    let warm = warm.unwrap_or(0.0);
-                    list.push(contact(c.a, c.b, n, point, closing, pressing_fast, warm));
+                    let mut kept = contact(c.a, c.b, n, point, closing, pressing_fast, warm);
+                    if b.keys[i] > b.keys[j] {
+                        // Stored with the lower key as `a`: its rolling impulse acts on `i`.
+                        kept.roll_warm = -kept.roll_warm;
+                    }
+                    list.push(kept);
                 }
             }
         }
@@ -398,7 +449,6 @@ impl Simulation {
                     let closing = vel(i).dot(n);
                     let warm = remembered(i, Partner::Wall(wall));
                     if let Some(pressing_fast) = classify(closing, warm, e) {
-                        let warm = warm.unwrap_or(0.0);
                         let point = arena.contact_point(wall, h.pos);
                         let code = wall_code(wall);
                         let fast = pressing_fast;
@@ -410,7 +460,43 @@ impl Simulation {
         if !fallback {
             self.drop_free_elastic_contacts(&mut list);
         }
+        self.rough_contacts(&mut list);
         self.resting = list;
+    }
+
+    /// Gives each contact of rough bodies (or of a body on rough walls) its friction
+    /// coefficient and rolling-resistance lever; smooth contacts keep none, and their
+    /// warm starts of friction are dropped.
+    fn rough_contacts(&self, list: &mut [SolverContact]) {
+        let b = &self.bodies;
+        let wall_friction = self.config.arena.map_or(0.0, |a| a.friction);
+        let combine = self.config.friction_combine;
+        for c in list {
+            let (a, s) = (c.a as usize, &b.spin);
+            let (mu, rolling) = match code_wall(c.b) {
+                Some(_) if b.hot[a].rough() || wall_friction > 0.0 => (
+                    combine.combine(s[a].friction, wall_friction),
+                    combine.combine(s[a].rolling, 0.0) * b.hot[a].radius,
+                ),
+                None if b.hot[a].rough() || b.hot[c.b as usize].rough() => {
+                    let j = c.b as usize;
+                    let radius = b.hot[a].radius.min(b.hot[j].radius);
+                    (
+                        combine.combine(s[a].friction, s[j].friction),
+                        combine.combine(s[a].rolling, s[j].rolling) * radius,
+                    )
+                }
+                _ => (0.0, 0.0),
+            };
+            c.mu = mu;
+            c.rolling = rolling;
+            if mu <= 0.0 {
+                c.tangent_warm = 0.0;
+            }
+            if rolling <= 0.0 {
+                c.roll_warm = 0.0;
+            }
+        }
     }
 
     /// Applies each contact's remembered impulse before the passes.
@@ -419,6 +505,12 @@ impl Simulation {
             let c = self.resting[k];
             if c.warm > 0.0 {
                 self.apply_impulse(k, c.warm);
+            }
+            if c.tangent_warm != 0.0 {
+                self.apply_tangent_impulse(k, c.tangent_warm);
+            }
+            if c.roll_warm != 0.0 {
+                self.apply_rolling_impulse(k, c.roll_warm);
             }
         }
     }
@@ -439,9 +531,52 @@ impl Simulation {
         if wb > 0.0 {
             bodies.hot[b].vel += n * (delta * wb);
         }
-        if wa == 0.0 || wb == 0.0 {
-            // Support from a wall or a static body.
+        // Support from a wall or a static body: what the dynamic one receives.
+        if wb == 0.0 {
             self.stats.external_impulse -= n * delta;
+        } else if wa == 0.0 {
+            self.stats.external_impulse += n * delta;
+        }
+    }
+
+    /// Adds `delta` to contact `k`'s friction impulse (on `b` along the tangent, on `a`
+    /// against it) and to its bodies' velocities and spins.
+    fn apply_tangent_impulse(&mut self, k: usize, delta: f64) {
+        let c = &mut self.resting[k];
+        c.tangent += delta;
+        let (a, t) = (c.a as usize, crate::friction::tangent(c.normal));
+        let bodies = &mut self.bodies;
+        let (wa, ra) = (bodies.hot[a].inv_mass, bodies.hot[a].radius);
+        bodies.hot[a].vel -= t * (delta * wa);
+        let sa = &mut bodies.spin[a];
+        sa.omega -= delta * ra * sa.inv_inertia;
+        let mut wb = 0.0;
+        if code_wall(c.b).is_none() {
+            let b = c.b as usize;
+            wb = bodies.hot[b].inv_mass;
+            let rb = bodies.hot[b].radius;
+            bodies.hot[b].vel += t * (delta * wb);
+            let sb = &mut bodies.spin[b];
+            sb.omega -= delta * rb * sb.inv_inertia;
+        }
+        if wb == 0.0 {
+            self.stats.external_impulse -= t * delta;
+        } else if wa == 0.0 {
+            self.stats.external_impulse += t * delta;
+        }
+    }
+
+    /// Adds `delta` to contact `k`'s rolling-resistance angular impulse (on `b`; its
+    /// opposite on `a`).
+    fn apply_rolling_impulse(&mut self, k: usize, delta: f64) {
+        let c = &mut self.resting[k];
+        c.roll += delta;
+        let spin = &mut self.bodies.spin;
+        let a = c.a as usize;
+        spin[a].omega -= delta * spin[a].inv_inertia;
+        if code_wall(c.b).is_none() {
+            let b = c.b as usize;
+            spin[b].omega += delta * spin[b].inv_inertia;
         }
     }
 
@@ -460,11 +595,74 @@ impl Simulation {
         }
     }
 
-    /// One Gauss–Seidel pass over every contact, in list order.
+    /// One Gauss–Seidel pass over every contact, in list order: its normal impulse, then
+    /// (rough contacts) its friction and rolling resistance within the new normal
+    /// impulse's cones.
     fn gauss_seidel_pass(&mut self) {
         for k in 0..self.resting.len() {
             self.contact_pass(k);
+            let (mu, rolling) = (self.resting[k].mu, self.resting[k].rolling);
+            if mu > 0.0 {
+                self.friction_pass(k);
+            }
+            if rolling > 0.0 {
+                self.rolling_pass(k);
+            }
         }
+    }
+
+    /// One accumulated friction impulse on contact `k`, aiming at no slip, within
+    /// `|λt| ≤ μ λn`.
+    fn friction_pass(&mut self, k: usize) {
+        use crate::friction::{slip, tangent_inverse_mass};
+        let c = self.resting[k];
+        let (a, hot, spin) = (c.a as usize, &self.bodies.hot, &self.bodies.spin);
+        let (va, ra, oa, wa, ka) = (
+            hot[a].vel,
+            hot[a].radius,
+            spin[a].omega,
+            hot[a].inv_mass,
+            spin[a].inv_inertia,
+        );
+        let (vb, rb, ob, wb, kb) = match code_wall(c.b) {
+            Some(_) => (DVec2::ZERO, 0.0, 0.0, 0.0, 0.0),
+            None => {
+                let b = c.b as usize;
+                let (h, s) = (&hot[b], &spin[b]);
+                (h.vel, h.radius, s.omega, h.inv_mass, s.inv_inertia)
+            }
+        };
+        let w = tangent_inverse_mass(wa, ka, ra, wb, kb, rb);
+        if w <= 0.0 {
+            return;
+        }
+        let u = slip(va, oa, ra, vb, ob, rb, c.normal);
+        let cap = if c.accumulated > 0.0 {
+            c.mu * c.accumulated
+        } else {
+            0.0
+        };
+        let total = (c.tangent - u / w).clamp(-cap, cap);
+        self.apply_tangent_impulse(k, total - c.tangent);
+    }
+
+    /// One accumulated rolling-resistance impulse on contact `k`, aiming at no relative
+    /// rolling, within `c · r · λn`.
+    fn rolling_pass(&mut self, k: usize) {
+        let c = self.resting[k];
+        let spin = &self.bodies.spin;
+        let a = c.a as usize;
+        let (ob, kb) = match code_wall(c.b) {
+            Some(_) => (0.0, 0.0),
+            None => (spin[c.b as usize].omega, spin[c.b as usize].inv_inertia),
+        };
+        let kk = spin[a].inv_inertia + kb;
+        if kk <= 0.0 {
+            return;
+        }
+        let cap = c.rolling * c.accumulated.max(0.0);
+        let total = (c.roll - (ob - spin[a].omega) / kk).clamp(-cap, cap);
+        self.apply_rolling_impulse(k, total - c.roll);
     }
 
     /// Bottom-up shock propagation by body: each dynamic body, lowest first, is given
@@ -559,6 +757,8 @@ impl Simulation {
                 None => Partner::Body(keys[c.b as usize]),
             },
             impulse: c.accumulated,
+            tangent_impulse: c.tangent,
+            rolling_impulse: c.roll,
         }));
         self.memory = ContactMemory::from_unique(kept);
     }
@@ -584,6 +784,7 @@ impl Simulation {
                     point: c.point,
                     normal: c.normal,
                     impulse: c.accumulated,
+                    tangent_impulse: c.tangent,
                     approach_speed: c.closing,
                     resting: false,
                     sensor: false,
@@ -624,8 +825,9 @@ fn contact(
     point: DVec2,
     closing: f64,
     pressing_fast: bool,
-    warm: f64,
+    kept: Option<KeptContact>,
 ) -> SolverContact {
+    let kept = kept.unwrap_or(KeptContact::new(0, Partner::Body(0), 0.0));
     SolverContact {
         a,
         b,
@@ -633,8 +835,14 @@ fn contact(
         pressing_fast,
         closing,
         point,
-        warm,
+        warm: kept.impulse,
         accumulated: 0.0,
+        mu: 0.0,
+        rolling: 0.0,
+        tangent_warm: kept.tangent_impulse,
+        tangent: 0.0,
+        roll_warm: kept.rolling_impulse,
+        roll: 0.0,
     }
 }
 

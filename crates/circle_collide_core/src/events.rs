@@ -29,6 +29,11 @@ pub struct Impact {
     pub normal: DVec2,
     /// Impulse magnitude applied along the normal (momentum units).
     pub impulse: f64,
+    /// Friction impulse (momentum units) applied to the other body along the tangent
+    /// `(−normal.y, normal.x)` (and its opposite to `a`); 0 for smooth bodies. See
+    /// [`friction`](crate::friction).
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub tangent_impulse: f64,
     /// Closing speed along the normal just before the impact.
     pub approach_speed: f64,
     /// A resting impact: approach speed at or below the resting threshold, handled with

@@ -291,6 +291,7 @@ impl Simulation {
             point: m.point,
             normal: m.normal,
             impulse: 0.0,
+            tangent_impulse: 0.0,
             approach_speed: (vi - vj).dot(m.normal),
             resting: false,
             sensor: true,
@@ -314,8 +315,10 @@ impl Simulation {
         } else if wj == 0.0 {
             self.stats.external_impulse += (r.v1 - vi) / wi;
         }
+        let tangent_impulse = self.rough_impact(i, Some(j), 0.0, m.normal, r.impulse, t);
         self.impacts.push(Impact {
             impulse: r.impulse,
+            tangent_impulse,
             approach_speed: r.approach_speed,
             resting,
             sensor: false,
@@ -344,13 +347,16 @@ impl Simulation {
         b.hot[i].vel = r.v1;
         b.hot[i].mark_hit();
         self.stats.external_impulse += (r.v1 - v) / b.hot[i].inv_mass;
+        let point = arena.contact_point(wall, b.hot[i].pos);
+        let tangent_impulse = self.rough_impact(i, None, arena.friction, n, r.impulse, t);
         self.impacts.push(Impact {
             time: t,
             a: i as u32,
             other: Other::Wall(wall),
-            point: arena.contact_point(wall, b.hot[i].pos),
+            point,
             normal: n,
             impulse: r.impulse,
+            tangent_impulse,
             approach_speed: r.approach_speed,
             resting,
             sensor: false,

@@ -37,6 +37,7 @@ pub mod contacts;
 pub mod events;
 pub mod filter;
 pub mod flight;
+pub mod friction;
 mod gravity;
 mod grid;
 mod groups;

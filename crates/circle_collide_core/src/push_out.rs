@@ -627,6 +627,7 @@ mod tests {
                 min: DVec2::ZERO,
                 max: DVec2::splat(2.0),
                 restitution: 1.0,
+                friction: 0.0,
             }),
             ..StepConfig::default()
         };

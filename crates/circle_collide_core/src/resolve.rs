@@ -8,6 +8,7 @@ use crate::manifold;
 use crate::push_out::push_out_of_walls;
 use crate::simulation::Simulation;
 use glam::DVec2;
+use std::f64::consts::{PI, TAU};
 
 pub use crate::push_out::PUSH_OUT_PASS_LIMIT;
 
@@ -27,10 +28,20 @@ impl Simulation {
         // push-out pass's wall part), and the energy and momentum — the push-out moves
         // positions only, so the velocities summed here are final.
         let (mut energy, mut momentum, mut wall_moves) = (0.0, DVec2::ZERO, 0);
+        let mut rotational = 0.0;
         let (arena, slop) = (self.config.arena, self.config.overlap_slop);
         self.pushed.clear();
         for i in 0..self.bodies.len() {
             self.bodies.advance(i, self.dt);
+            let spin = &mut self.bodies.spin[i];
+            if spin.omega != 0.0 || spin.shift != 0.0 {
+                // The angle turned over the step, the spin changes at their times included;
+                // kept in [−π, π).
+                let turned = spin.angle + spin.omega * self.dt + spin.shift;
+                spin.angle = (turned + PI).rem_euclid(TAU) - PI;
+                spin.shift = 0.0;
+                rotational += spin.energy();
+            }
             let h = &mut self.bodies.hot[i];
             h.time = 0.0;
             // At the end of the step: `vel` is the velocity there, the flight is over.
@@ -61,6 +72,7 @@ impl Simulation {
         self.collect_touching();
         self.update_sleep();
         self.stats.kinetic_energy = energy;
+        self.stats.rotational_energy = rotational;
         if self.bodies.gravity != DVec2::ZERO {
             // After the push-out, which moves positions.
             self.stats.potential_energy = self.bodies.potential_energy(self.bodies.gravity);

@@ -84,6 +84,7 @@ pub fn gas(n: usize, eta: f64, speed: f64) -> Scene {
             min: DVec2::ZERO,
             max: DVec2::splat(side),
             restitution: 1.0,
+            friction: 0.0,
         }),
         ..StepConfig::default()
     };
@@ -134,6 +135,7 @@ fn pile_config(width: f64, height: f64) -> StepConfig {
             min: DVec2::ZERO,
             max: DVec2::new(width, height),
             restitution: 0.2,
+            friction: 0.0,
         }),
         ..StepConfig::default()
     }
@@ -211,6 +213,7 @@ pub fn bullet(row: usize, speed: f64, y_offset: f64) -> Scene {
             min: DVec2::ZERO,
             max: DVec2::new(right, 4.0),
             restitution: 1.0,
+            friction: 0.0,
         }),
         ..StepConfig::default()
     };
@@ -226,6 +229,7 @@ pub fn elastic_box_under_gravity(width: f64, height: f64) -> StepConfig {
             min: DVec2::ZERO,
             max: DVec2::new(width, height),
             restitution: 1.0,
+            friction: 0.0,
         }),
         ..StepConfig::default()
     }

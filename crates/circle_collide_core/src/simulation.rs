@@ -76,8 +76,8 @@ pub struct Simulation {
     pub(crate) memory: crate::contacts::ContactMemory,
     /// This step's solver contacts `(body, body or wall code)`, sorted.
     pub(crate) solver_pairs: Vec<(u32, u32)>,
-    /// Velocities of the solver's bodies before it ran (its energy guard).
-    pub(crate) solver_velocities: Vec<(u32, DVec2)>,
+    /// Velocities and spins of the solver's bodies before it ran (its energy guard).
+    pub(crate) solver_velocities: Vec<(u32, DVec2, f64)>,
     /// The solver's bodies that were flying before it added the step's gravity to
     /// their velocity (the unsupported ones fly on).
     pub(crate) landed: Vec<u32>,
@@ -211,6 +211,13 @@ impl Simulation {
         self.near_wall_listed = None;
     }
 
+    /// Sets the angular velocity of body `i` between steps, rad/s (waking it if it
+    /// sleeps).
+    pub fn set_angular_velocity(&mut self, i: u32, angular_velocity: f64) {
+        self.bodies.wake(i as usize);
+        self.bodies.spin[i as usize].omega = angular_velocity;
+    }
+
     /// Sets the position of body `i` between steps (waking it if it sleeps).
     pub fn set_position(&mut self, i: u32, position: DVec2) {
         self.bodies.wake(i as usize);
@@ -285,7 +292,16 @@ impl Simulation {
         use capacity_bytes as cap;
         let b = &self.bodies;
         let mut list = vec![
-            ("bodies", cap(&b.hot) + cap(&b.restitution) + cap(&b.layers)),
+            (
+                "bodies",
+                cap(&b.hot)
+                    + cap(&b.restitution)
+                    + cap(&b.layers)
+                    + cap(&b.keys)
+                    + cap(&b.awake_inv_mass)
+                    + cap(&b.rest_time)
+                    + cap(&b.spin),
+            ),
             ("candidate pairs", cap(&self.pairs)),
             ("contacts", cap(&self.contacts)),
             ("impact queue", self.queue.heap_bytes()),

@@ -77,10 +77,12 @@ impl Simulation {
         let speed = sleep.speed.unwrap_or(0.5 * self.min_radius);
         let b = &mut self.bodies;
         let (mut sleeping, mut longest) = (0, 0.0f64);
-        for (h, rest) in b.hot.iter().zip(&mut b.rest_time) {
+        for ((h, rest), spin) in b.hot.iter().zip(&mut b.rest_time).zip(&b.spin) {
+            // A spinning body's surface moves: it rests only when that is slow too.
+            let slow = h.vel.length() <= speed && spin.omega.abs() * h.radius <= speed;
             if h.sleeping() {
                 sleeping += 1;
-            } else if h.inv_mass > 0.0 && !h.sensor() && h.in_solver() && h.vel.length() <= speed {
+            } else if h.inv_mass > 0.0 && !h.sensor() && h.in_solver() && slow {
                 *rest += self.dt;
                 longest = longest.max(*rest);
             } else {

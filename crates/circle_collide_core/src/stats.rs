@@ -42,6 +42,10 @@ pub struct StepStats {
     pub fallback: bool,
     /// Kinetic energy of the dynamic bodies after the step.
     pub kinetic_energy: f64,
+    /// Rotational kinetic energy `Σ ½ I ω²` of the dynamic bodies after the step (0 when
+    /// nothing spins).
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub rotational_energy: f64,
     /// Potential energy `Σ −m g·p` of the dynamic bodies (asleep ones included) in the
     /// step's gravity after the step, zero at the origin; 0 without gravity. With the
     /// kinetic energy, what an elastic world under gravity keeps.

@@ -30,6 +30,7 @@ fn a_cradle_resting_on_a_floor_passes_the_momentum_down_the_row() {
                 min: DVec2::ZERO,
                 max: DVec2::new(60.0, 20.0),
                 restitution: 1.0,
+                friction: 0.0,
             }),
             ..StepConfig::default()
         };
@@ -183,6 +184,7 @@ fn a_kinematic_pusher_squeezes_a_ball_against_the_wall_without_pumping_it() {
             min: DVec2::ZERO,
             max: DVec2::new(10.0, 10.0),
             restitution: 0.5,
+            friction: 0.0,
         }),
         ..StepConfig::default()
     };

@@ -260,6 +260,7 @@ fn walls_reflect_with_exact_time() {
             min: DVec2::ZERO,
             max: DVec2::splat(10.0),
             restitution: 1.0,
+            friction: 0.0,
         }),
         ..StepConfig::default()
     };

@@ -62,7 +62,7 @@ proptest! {
     #[test]
     fn random_worlds_stay_finite_separate_and_never_gain_energy((bodies, walls) in world()) {
         let config = StepConfig {
-            arena: walls.then(|| Arena { min: DVec2::ZERO, max: DVec2::splat(10.0), restitution: 1.0 }),
+            arena: walls.then(|| Arena { min: DVec2::ZERO, max: DVec2::splat(10.0), restitution: 1.0, friction: 0.0 }),
             ..StepConfig::default()
         };
         let mut sim = Simulation::new(config.clone());
@@ -105,7 +105,7 @@ proptest! {
         walls in any::<bool>(),
     ) {
         let config = StepConfig {
-            arena: walls.then(|| Arena { min: DVec2::splat(-4.0), max: DVec2::splat(4.0), restitution: 0.5 }),
+            arena: walls.then(|| Arena { min: DVec2::splat(-4.0), max: DVec2::splat(4.0), restitution: 0.5, friction: 0.0 }),
             gravity: DVec2::new(0.0, -9.81),
             ..StepConfig::default()
         };
