@@ -35,6 +35,7 @@ fn main() {
                 min: Vec2::new(-400.0, -300.0),
                 max: Vec2::new(400.0, 300.0),
                 restitution: 1.0,
+                friction: 0.0,
             }),
             ..default()
         })

@@ -66,6 +66,7 @@ fn spawn_gas(
         min: Vec2::ZERO,
         max: Vec2::splat(side),
         restitution: 1.0,
+        friction: 0.0,
     });
     let mut energy = 0.0;
     for b in &scene.bodies {

@@ -20,7 +20,7 @@ use bevy::prelude::*;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
-#[require(Velocity, Mass, Transform, crate::SleepState)]
+#[require(Velocity, AngularVelocity, Mass, Transform, crate::SleepState)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct CircleCollider {
     /// Radius, world units, > 0. Invalid radii skip the body (with a warning).
@@ -46,6 +46,78 @@ impl CircleCollider {
 #[reflect(Component, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct Velocity(pub Vec2);
+
+/// Angular velocity, radians per second counter-clockwise. Read and written by the plugin
+/// every step; the body's `Transform` rotation (about z) turns with it. A circle's shape
+/// does not depend on its rotation: spin changes only what friction does at contacts.
+/// A [`Mass::Static`] body with a spin is a kinematic wheel that drags what it touches.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// # let mut world = World::new();
+/// // A ball with topspin, on a rough table.
+/// world.spawn((CircleCollider::new(0.5), Velocity(Vec2::new(3.0, 0.0)), AngularVelocity(-6.0), Friction(0.4)));
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct AngularVelocity(pub f32);
+
+/// Coulomb friction coefficient `μ ≥ 0` of a body, overriding
+/// [`CircleCollideConfig::default_friction`](crate::CircleCollideConfig::default_friction)
+/// (default 0: smooth). A pair's friction combines both bodies' (or the body's and the
+/// arena's) by
+/// [`CircleCollideConfig::friction_combine`](crate::CircleCollideConfig::friction_combine)
+/// (default: the larger). At an impact the friction impulse is exact and closed-form:
+/// it stops the slip at the contact point if `μ` × the normal impulse allows, else
+/// slides; in resting contact it holds within Coulomb's cone. `f32::INFINITY` never
+/// slips. See [`core::friction`](circle_collide_core::friction).
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// # let mut world = World::new();
+/// world.spawn((CircleCollider::new(0.5), Friction(0.5)));
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct Friction(pub f32);
+
+/// Rolling resistance coefficient `≥ 0` (dimensionless), overriding
+/// [`CircleCollideConfig::default_rolling_resistance`](crate::CircleCollideConfig::default_rolling_resistance):
+/// a resting contact resists its bodies rolling on each other with a torque of at most
+/// this × the smaller radius × the normal force. Without it (the default) a ball rolls
+/// on for ever on a flat floor; a solid disk rolling on a floor with resistance `c`
+/// slows down at `⅔ c g`. Combined like [`Friction`].
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// # let mut world = World::new();
+/// world.spawn((CircleCollider::new(0.5), Friction(0.5), RollingResistance(0.05)));
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct RollingResistance(pub f32);
+
+/// Moment of inertia about the centre (mass × length²), overriding the solid disk's
+/// `½ m r²` (a ring is `m r²`). Invalid values fall back to the disk's, with a warning.
+/// Static bodies have infinite inertia whatever this says.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_circle_collide::prelude::*;
+/// # let mut world = World::new();
+/// // A hoop of mass 2 and radius 1.
+/// world.spawn((CircleCollider::new(1.0), Mass::Fixed(2.0), MomentOfInertia(2.0)));
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Debug, PartialEq)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct MomentOfInertia(pub f32);
 
 /// Mass of a body.
 ///

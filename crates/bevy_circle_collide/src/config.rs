@@ -10,7 +10,7 @@ use circle_collide_core::{Arena, RestitutionCombine, StepConfig};
 /// # use bevy::prelude::*;
 /// # use bevy_circle_collide::prelude::*;
 /// // A 20 × 10 room whose walls bounce with each body's own restitution.
-/// let arena = ArenaConfig { min: Vec2::ZERO, max: Vec2::new(20.0, 10.0), restitution: 0.0 };
+/// let arena = ArenaConfig { min: Vec2::ZERO, max: Vec2::new(20.0, 10.0), restitution: 0.0, friction: 0.0 };
 /// let config = CircleCollideConfig { arena: Some(arena), ..default() };
 /// # assert!(config.arena.is_some());
 /// ```
@@ -25,9 +25,35 @@ pub struct ArenaConfig {
     /// Restitution of the walls, combined with the body's (under the default `Max`
     /// rule, 0 means "the body's own").
     pub restitution: f32,
+    /// Coulomb friction of the walls, combined with the body's by
+    /// [`CircleCollideConfig::friction_combine`] (under the default `Max` rule, 0 means
+    /// "the body's own"). Default 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub friction: f32,
 }
 
-/// How two restitutions combine (mirror of the core's rule, reflectable).
+impl ArenaConfig {
+    /// A box from `min` to `max` whose walls take the body's restitution and friction
+    /// (under the default `Max` rules).
+    ///
+    /// ```
+    /// # use bevy::prelude::*;
+    /// # use bevy_circle_collide::prelude::*;
+    /// let arena = ArenaConfig::new(Vec2::ZERO, Vec2::new(40.0, 30.0));
+    /// assert_eq!((arena.restitution, arena.friction), (0.0, 0.0));
+    /// ```
+    pub const fn new(min: Vec2, max: Vec2) -> Self {
+        Self {
+            min,
+            max,
+            restitution: 0.0,
+            friction: 0.0,
+        }
+    }
+}
+
+/// How two restitutions (or two frictions) combine (mirror of the core's rule,
+/// reflectable).
 ///
 /// ```
 /// # use bevy::prelude::*;
@@ -59,7 +85,7 @@ pub enum CombineRule {
 /// # use bevy_circle_collide::prelude::*;
 /// let config = CircleCollideConfig {
 ///     gravity: Vec2::new(0.0, -9.81),
-///     arena: Some(ArenaConfig { min: Vec2::ZERO, max: Vec2::splat(20.0), restitution: 0.0 }),
+///     arena: Some(ArenaConfig { min: Vec2::ZERO, max: Vec2::splat(20.0), restitution: 0.0, friction: 0.0 }),
 ///     ..default()
 /// };
 /// assert_eq!(config.default_restitution, 1.0);
@@ -75,6 +101,21 @@ pub struct CircleCollideConfig {
     pub default_restitution: f32,
     /// Pair rule for restitution. Default [`CombineRule::Max`].
     pub restitution_combine: CombineRule,
+    /// Coulomb friction of bodies without a [`Friction`](crate::Friction). Default `0.0`:
+    /// smooth circles, whose impacts keep the exact frictionless results (energy kept
+    /// at restitution 1) — give friction to what should roll, stick or pile up.
+    pub default_friction: f32,
+    /// Rolling resistance of bodies without a
+    /// [`RollingResistance`](crate::RollingResistance). Default `0.0`.
+    pub default_rolling_resistance: f32,
+    /// Pair rule for friction and rolling resistance (also a body's with the arena's).
+    /// Default [`CombineRule::Max`], as for restitution: friction set on the bodies
+    /// alone holds on any floor.
+    pub friction_combine: CombineRule,
+    /// Tangential restitution of impacts between rough bodies: −1 smooth, 0 (default)
+    /// the slip at the contact stops if Coulomb allows, +1 perfectly rough (the slip
+    /// reverses; energy is kept). Clamped into `[−1, 1]`.
+    pub tangential_restitution: f32,
     /// Mass per unit area for [`Mass::Auto`](crate::Mass::Auto). Default `1.0`.
     pub density: f32,
     /// Optional walls. Default `None`.
@@ -126,6 +167,10 @@ impl Default for CircleCollideConfig {
             gravity: Vec2::ZERO,
             default_restitution: 1.0,
             restitution_combine: CombineRule::Max,
+            default_friction: 0.0,
+            default_rolling_resistance: 0.0,
+            friction_combine: CombineRule::Max,
+            tangential_restitution: 0.0,
             density: 1.0,
             arena: None,
             overlap_slop: core.overlap_slop as f32,
@@ -185,12 +230,18 @@ impl CircleCollideConfig {
                 min: dvec(a.min.min(a.max)),
                 max: dvec(a.min.max(a.max)),
                 restitution: f64::from(a.restitution.clamp(0.0, 1.0)),
+                friction: if a.friction >= 0.0 {
+                    f64::from(a.friction)
+                } else {
+                    0.0
+                },
             }),
-            restitution_combine: match self.restitution_combine {
-                CombineRule::Max => RestitutionCombine::Max,
-                CombineRule::Min => RestitutionCombine::Min,
-                CombineRule::Average => RestitutionCombine::Average,
-                CombineRule::Multiply => RestitutionCombine::Multiply,
+            restitution_combine: self.restitution_combine.to_core(),
+            friction_combine: self.friction_combine.to_core(),
+            tangential_restitution: if self.tangential_restitution.is_nan() {
+                0.0
+            } else {
+                f64::from(self.tangential_restitution.clamp(-1.0, 1.0))
             },
             overlap_slop: finite_or(self.overlap_slop, d.overlap_slop),
             separation_iterations: self.separation_iterations,
@@ -209,6 +260,22 @@ impl CircleCollideConfig {
                 d.max_speed
             },
         }
+    }
+
+    /// Friction and rolling resistance in force for bodies without their own (invalid
+    /// values mean 0; the core checks each body's again).
+    pub fn effective_default_surface(&self) -> (f64, f64) {
+        let friction = if self.default_friction >= 0.0 {
+            f64::from(self.default_friction)
+        } else {
+            0.0
+        };
+        let rolling = if non_negative(self.default_rolling_resistance) {
+            f64::from(self.default_rolling_resistance)
+        } else {
+            0.0
+        };
+        (friction, rolling)
     }
 
     /// Restitution in force for bodies without their own: `default_restitution` clamped
@@ -268,6 +335,30 @@ impl CircleCollideConfig {
                     arena.restitution
                 ));
             }
+            if arena.friction.is_nan() || arena.friction < 0.0 {
+                out.push(format!(
+                    "arena friction {} is not a non-negative number (using 0)",
+                    arena.friction
+                ));
+            }
+        }
+        if self.default_friction.is_nan() || self.default_friction < 0.0 {
+            out.push(format!(
+                "default_friction {} is not a non-negative number (using 0)",
+                self.default_friction
+            ));
+        }
+        if !non_negative(self.default_rolling_resistance) {
+            out.push(format!(
+                "default_rolling_resistance {} is not a non-negative number (using 0)",
+                self.default_rolling_resistance
+            ));
+        }
+        if !(-1.0..=1.0).contains(&self.tangential_restitution) {
+            out.push(format!(
+                "tangential_restitution {} is outside [-1, 1] (clamped; NaN means 0)",
+                self.tangential_restitution
+            ));
         }
         if !non_negative(self.overlap_slop) {
             out.push(format!(
@@ -302,6 +393,18 @@ impl CircleCollideConfig {
             f64::from(self.density)
         } else {
             1.0
+        }
+    }
+}
+
+impl CombineRule {
+    /// The core's rule.
+    pub fn to_core(self) -> RestitutionCombine {
+        match self {
+            CombineRule::Max => RestitutionCombine::Max,
+            CombineRule::Min => RestitutionCombine::Min,
+            CombineRule::Average => RestitutionCombine::Average,
+            CombineRule::Multiply => RestitutionCombine::Multiply,
         }
     }
 }

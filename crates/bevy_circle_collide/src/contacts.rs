@@ -15,7 +15,7 @@ pub enum ContactPartner {
     Wall(u8),
 }
 
-/// One remembered contact and the impulse it ended the last step with.
+/// One remembered contact and the impulses it ended the last step with.
 #[derive(Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Debug, PartialEq)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
@@ -26,6 +26,13 @@ pub struct RememberedContact {
     pub b: ContactPartner,
     /// Accumulated normal impulse, ≥ 0.
     pub impulse: f64,
+    /// Accumulated friction impulse along the contact's tangent (0 for smooth bodies).
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub tangent_impulse: f64,
+    /// Accumulated rolling-resistance angular impulse on `b` (0 without rolling
+    /// resistance).
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub rolling_impulse: f64,
 }
 
 /// The slow contacts of the last step, keyed by their entities: the contact solver's warm
@@ -64,6 +71,8 @@ impl ContactMemory {
                         a: c.a.to_bits(),
                         b,
                         impulse: c.impulse,
+                        tangent_impulse: c.tangent_impulse,
+                        rolling_impulse: c.rolling_impulse,
                     })
                 })
                 .collect(),
@@ -85,6 +94,8 @@ impl ContactMemory {
                     a: Entity::try_from_bits(c.a)?,
                     b,
                     impulse: c.impulse,
+                    tangent_impulse: c.tangent_impulse,
+                    rolling_impulse: c.rolling_impulse,
                 })
             }));
     }

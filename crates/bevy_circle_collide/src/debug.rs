@@ -23,6 +23,10 @@ use bevy::prelude::*;
 pub struct CircleCollideDebugConfig {
     /// Outline every collider. Default `true`.
     pub colliders: bool,
+    /// A radius line in each outlined collider at its orientation, so rotation shows.
+    /// Default `true`.
+    #[cfg_attr(feature = "serialize", serde(default = "yes"))]
+    pub orientation: bool,
     /// Velocity arrows, drawn `velocity_scale` seconds long. Default `false`.
     pub velocities: bool,
     /// Seconds of motion an arrow shows. Default `0.25`.
@@ -44,6 +48,7 @@ impl Default for CircleCollideDebugConfig {
     fn default() -> Self {
         Self {
             colliders: true,
+            orientation: true,
             velocities: false,
             velocity_scale: 0.25,
             contacts: true,
@@ -130,6 +135,10 @@ fn draw(
                 css::LIGHT_GREEN
             };
             gizmos.circle_2d(Isometry2d::from_translation(p), r as f32, color);
+            if debug.orientation {
+                let tip = p + Vec2::from_angle(b.angle(i) as f32) * r as f32;
+                gizmos.line_2d(p, tip, color);
+            }
         }
     }
     if debug.velocities {
@@ -180,4 +189,10 @@ fn draw(
             }
         }
     }
+}
+
+/// Serde default of fields that default to `true`.
+#[cfg(feature = "serialize")]
+fn yes() -> bool {
+    true
 }

@@ -51,6 +51,9 @@ pub struct CollisionDiagnostics {
     /// origin; 0 without gravity): with exact flight, kinetic plus potential energy is
     /// what an elastic world under gravity keeps.
     pub potential_energy: f64,
+    /// Rotational kinetic energy `Σ ½ I ω²` of the dynamic bodies after the step: with
+    /// the kinetic energy, what rough impacts exchange.
+    pub rotational_energy: f64,
     /// Momentum of the dynamic bodies after the step.
     pub momentum: Vec2,
     /// Momentum walls and static bodies gave during the step.

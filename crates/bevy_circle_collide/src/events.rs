@@ -64,6 +64,9 @@ pub struct CollisionEvent {
     pub normal: Vec2,
     /// Impulse magnitude along the normal (mass × speed).
     pub impulse: f32,
+    /// Friction impulse (mass × speed) applied to `b` along `normal.perp()` (its
+    /// opposite to `a`); 0 between smooth bodies. See [`Friction`](crate::Friction).
+    pub tangent_impulse: f32,
     /// Closing speed along the normal just before the impact.
     pub approach_speed: f32,
     /// A sensor's entry: no impulse was applied and nothing changed course.
@@ -105,6 +108,9 @@ pub struct CollisionHit {
     pub normal: Vec2,
     /// Impulse magnitude.
     pub impulse: f32,
+    /// Friction impulse applied to the other along `normal.perp()` (its opposite to the
+    /// target).
+    pub tangent_impulse: f32,
     /// Closing speed along the normal.
     pub approach_speed: f32,
 }

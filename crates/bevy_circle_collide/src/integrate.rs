@@ -1,8 +1,8 @@
 //! Phase 1: gather bodies from the ECS into the core, validate them, start their flight.
 
 use crate::components::{
-    CircleCollider, CollisionEventsEnabled, CollisionLayers, IgnoredCollisions, Mass, Restitution,
-    Sensor, Velocity,
+    AngularVelocity, CircleCollider, CollisionEventsEnabled, CollisionLayers, Friction,
+    IgnoredCollisions, Mass, MomentOfInertia, Restitution, RollingResistance, Sensor, Velocity,
 };
 use crate::config::CircleCollideConfig;
 use crate::contacts::ContactMemory;
@@ -33,6 +33,10 @@ pub(crate) type BodyQuery<'a> = (
     Option<&'a CollisionLayers>,
     Has<Sensor>,
     Option<&'a SleepState>,
+    Option<&'a AngularVelocity>,
+    Option<&'a Friction>,
+    Option<&'a RollingResistance>,
+    Option<&'a MomentOfInertia>,
 );
 
 /// Rebuilds the core's bodies from the ECS and runs the core's integrate phase.
@@ -69,6 +73,7 @@ pub(crate) fn integrate(
         world.warn_config(&config.problems());
     }
     let default_restitution = config.effective_default_restitution();
+    let (default_friction, default_rolling) = config.effective_default_surface();
     let mut descs = std::mem::take(&mut world.gathered_descs);
     let mut gathered = std::mem::take(&mut world.gathered);
     descs.clear();
@@ -86,6 +91,10 @@ pub(crate) fn integrate(
         layers,
         sensor,
         sleep,
+        spin,
+        friction,
+        rolling,
+        inertia,
     ) in &bodies
     {
         let radius = f64::from(collider.radius);
@@ -102,8 +111,11 @@ pub(crate) fn integrate(
         };
         let sleep = sleep.copied().unwrap_or_default();
         // The game moved a sleeping body or gave it a speed: it wakes.
+        let omega = spin.map_or(0.0, |w| f64::from(w.0));
         let touched = sleep.sleeping
-            && (velocity.0 != Vec2::ZERO || transform.translation.truncate() != sleep.position);
+            && (velocity.0 != Vec2::ZERO
+                || omega != 0.0
+                || transform.translation.truncate() != sleep.position);
         let desc = BodyDesc {
             position: DVec2::new(
                 f64::from(transform.translation.x),
@@ -122,6 +134,11 @@ pub(crate) fn integrate(
             } else {
                 f64::from(sleep.rest_time)
             },
+            angular_velocity: omega,
+            angle: f64::from(transform.rotation.to_euler(EulerRot::ZYX).0),
+            friction: friction.map_or(default_friction, |f| f64::from(f.0)),
+            rolling_resistance: rolling.map_or(default_rolling, |c| f64::from(c.0)),
+            inertia: inertia.map(|i| f64::from(i.0)),
         };
         descs.push(desc);
         gathered.push((entity, opted_in, issues));

@@ -122,8 +122,9 @@ mod world;
 pub use broad_phase::BroadPhasePlugin;
 pub use circle_collide_core as core;
 pub use components::{
-    CircleCollider, CollidingEntities, CollisionEventsEnabled, CollisionLayers, IgnoredCollisions,
-    Mass, Restitution, Sensor, Velocity,
+    AngularVelocity, CircleCollider, CollidingEntities, CollisionEventsEnabled, CollisionLayers,
+    Friction, IgnoredCollisions, Mass, MomentOfInertia, Restitution, RollingResistance, Sensor,
+    Velocity,
 };
 pub use config::{ArenaConfig, CircleCollideConfig, CombineRule};
 pub use contacts::{ContactMemory, ContactPartner, RememberedContact};
@@ -148,11 +149,12 @@ use bevy::prelude::*;
 /// Everything a game needs: `use bevy_circle_collide::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        ArenaConfig, CircleCollideConfig, CircleCollidePlugin, CircleCollidePlugins,
-        CircleCollideSystems, CircleCollider, CollidingEntities, CollisionDiagnostics,
-        CollisionEnded, CollisionEvent, CollisionEventsEnabled, CollisionHit, CollisionLayers,
-        CollisionStarted, CollisionTarget, CombineRule, ContactMemory, IgnoredCollisions, Mass,
-        Restitution, Sensor, SleepState, Velocity,
+        AngularVelocity, ArenaConfig, CircleCollideConfig, CircleCollidePlugin,
+        CircleCollidePlugins, CircleCollideSystems, CircleCollider, CollidingEntities,
+        CollisionDiagnostics, CollisionEnded, CollisionEvent, CollisionEventsEnabled,
+        CollisionHit, CollisionLayers, CollisionStarted, CollisionTarget, CombineRule,
+        ContactMemory, Friction, IgnoredCollisions, Mass, MomentOfInertia, Restitution,
+        RollingResistance, Sensor, SleepState, Velocity,
     };
     pub use circle_collide_core::Wall;
 }
@@ -267,6 +269,10 @@ impl Plugin for CircleCollideCorePlugin {
             .add_message::<CollisionEnded>()
             .register_type::<CircleCollider>()
             .register_type::<Velocity>()
+            .register_type::<AngularVelocity>()
+            .register_type::<Friction>()
+            .register_type::<RollingResistance>()
+            .register_type::<MomentOfInertia>()
             .register_type::<Mass>()
             .register_type::<Restitution>()
             .register_type::<CollisionLayers>()

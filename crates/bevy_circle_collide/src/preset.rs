@@ -129,6 +129,7 @@ impl SceneSpec {
                     min: Vec2::ZERO,
                     max: Vec2::splat(k * spacing),
                     restitution: 1.0,
+                    friction: 0.0,
                 }
             }
             SceneKind::Pile => {
@@ -154,6 +155,7 @@ impl SceneSpec {
                     min: Vec2::ZERO,
                     max: Vec2::new(width, rows * spacing + width),
                     restitution: 0.0,
+                    friction: 0.0,
                 }
             }
             SceneKind::Billiards => {
@@ -186,6 +188,7 @@ impl SceneSpec {
                     min: Vec2::ZERO,
                     max: size,
                     restitution: 0.9,
+                    friction: 0.0,
                 }
             }
             SceneKind::Cradle => {
@@ -207,6 +210,7 @@ impl SceneSpec {
                     min: Vec2::ZERO,
                     max: Vec2::new(8.0 * r + n as f32 * 2.001 * r + 20.0 * r, 8.0 * r),
                     restitution: 1.0,
+                    friction: 0.0,
                 }
             }
             SceneKind::Bullet => {
@@ -232,6 +236,7 @@ impl SceneSpec {
                     min: Vec2::ZERO,
                     max: Vec2::new(right, 8.0 * hi),
                     restitution: 1.0,
+                    friction: 0.0,
                 }
             }
         };

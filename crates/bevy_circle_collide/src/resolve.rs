@@ -1,6 +1,6 @@
 //! Phase 5: finish the step, write positions and velocities back, send events.
 
-use crate::components::{CircleCollider, Velocity};
+use crate::components::{AngularVelocity, CircleCollider, Velocity};
 use crate::config::CircleCollideConfig;
 use crate::contacts::ContactMemory;
 use crate::degraded::DegradedSteps;
@@ -17,6 +17,7 @@ type WriteBack<'a> = (
     &'a mut Transform,
     &'a mut Velocity,
     Option<&'a mut SleepState>,
+    Option<&'a mut AngularVelocity>,
 );
 
 /// One body's write-back access.
@@ -24,6 +25,7 @@ type WriteBackItem<'a> = (
     Mut<'a, Transform>,
     Mut<'a, Velocity>,
     Option<Mut<'a, SleepState>>,
+    Option<Mut<'a, AngularVelocity>>,
 );
 
 fn vec2(v: circle_collide_core::glam::DVec2) -> Vec2 {
@@ -37,8 +39,9 @@ crate::schedule::phase_plugin!(
     (resolve, crate::touch::track_touches).chain()
 );
 
-/// Runs the core's resolve phase, writes `Transform` (x, y), [`Velocity`] and
-/// [`SleepState`] of every simulated body (only where they changed) and the
+/// Runs the core's resolve phase, writes `Transform` (x, y, and the rotation about z
+/// of a body that turned), [`Velocity`], [`AngularVelocity`] and [`SleepState`] of every
+/// simulated body (only where they changed) and the
 /// [`ContactMemory`] resource, sends [`CollisionEvent`]s in time order and
 /// triggers [`CollisionHit`] on opted-in entities, fills [`CollisionDiagnostics`], and
 /// warns (rate-limited, see [`DegradedSteps`]) about steps that fell back or jammed.
@@ -85,13 +88,23 @@ pub(crate) fn resolve(
         world.warn_once(entity, issue);
     }
     let b = world.sim.bodies();
-    let write = |i: usize, (mut transform, mut velocity, sleep): WriteBackItem| {
+    let write = |i: usize, (mut transform, mut velocity, sleep, spin): WriteBackItem| {
         let (p, v) = (vec2(b.position(i)), vec2(b.velocity(i)));
         if transform.translation.truncate() != p {
             transform.translation.x = p.x;
             transform.translation.y = p.y;
         }
         velocity.set_if_neq(Velocity(v));
+        let omega = b.angular_velocity(i) as f32;
+        let spun = spin.as_ref().is_some_and(|w| w.0 != 0.0);
+        if let Some(mut spin) = spin {
+            spin.set_if_neq(AngularVelocity(omega));
+        }
+        // Only a body that spins (or spun during the step) turns: the rotation of every
+        // other one is left as the game set it.
+        if spun || omega != 0.0 {
+            transform.rotation = Quat::from_rotation_z(b.angle(i) as f32);
+        }
         if let Some(mut sleep) = sleep {
             let sleeping = b.is_sleeping(i);
             sleep.set_if_neq(SleepState {
@@ -107,15 +120,16 @@ pub(crate) fn resolve(
     let same_order = bodies.iter().len() == gathered.len()
         && bodies.iter().zip(gathered).all(|((e, ..), g)| e == g.0);
     if same_order {
-        for ((_, transform, velocity, sleep), &i) in bodies.iter_mut().zip(&world.core_index) {
+        for ((_, transform, velocity, sleep, spin), &i) in bodies.iter_mut().zip(&world.core_index)
+        {
             if i != u32::MAX {
-                write(i as usize, (transform, velocity, sleep));
+                write(i as usize, (transform, velocity, sleep, spin));
             }
         }
     } else {
         for (i, entity) in world.entities.iter().enumerate() {
-            if let Ok((_, transform, velocity, sleep)) = bodies.get_mut(*entity) {
-                write(i, (transform, velocity, sleep));
+            if let Ok((_, transform, velocity, sleep, spin)) = bodies.get_mut(*entity) {
+                write(i, (transform, velocity, sleep, spin));
             }
         }
     }
@@ -176,6 +190,7 @@ pub(crate) fn resolve(
     }
     d.kinetic_energy = stats.kinetic_energy;
     d.potential_energy = stats.potential_energy;
+    d.rotational_energy = stats.rotational_energy;
     d.momentum = vec2(stats.momentum);
     d.external_impulse = vec2(stats.external_impulse);
     world.time_phase(4, start);
@@ -204,6 +219,7 @@ fn to_event(impact: &Impact, entities: &[Entity], step: u64) -> CollisionEvent {
         point: vec2(impact.point),
         normal: vec2(normal),
         impulse: impact.impulse as f32,
+        tangent_impulse: impact.tangent_impulse as f32,
         approach_speed: impact.approach_speed as f32,
         sensor: impact.sensor,
         resting: impact.resting,
@@ -230,6 +246,7 @@ fn hit(target: Entity, other: CollisionTarget, event: &CollisionEvent, sign: f32
         point: event.point,
         normal: event.normal * sign,
         impulse: event.impulse,
+        tangent_impulse: event.tangent_impulse,
         approach_speed: event.approach_speed,
     }
 }

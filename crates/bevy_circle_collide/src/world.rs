@@ -24,7 +24,7 @@ pub struct CircleCollideWorld {
     pub(crate) sim: Simulation,
     pub(crate) entities: Vec<Entity>,
     pub(crate) opted_in: Vec<bool>,
-    pub(crate) warned: HashSet<(Entity, u8)>,
+    pub(crate) warned: HashSet<(Entity, u16)>,
     pub(crate) skipped: usize,
     pub(crate) phase_seconds: [f64; 5],
     /// For each body in query order (as gathered), its index in the core, or `u32::MAX`

@@ -161,6 +161,7 @@ fn outside_the_arena_is_pushed_in_and_absurd_speeds_stay_inside() {
         min: Vec2::ZERO,
         max: Vec2::splat(10.0),
         restitution: 1.0,
+        friction: 0.0,
     });
     let out = spawn(&mut app, Vec2::new(-7.0, 5.0), Vec2::ZERO, 0.5, Mass::Auto);
     let fast = spawn(
@@ -243,6 +244,7 @@ fn config_mistakes_are_warned_once_not_per_body() {
             min: Vec2::ZERO,
             max: Vec2::splat(10.0),
             restitution: 0.0,
+            friction: 0.0,
         });
     }
     let bodies: Vec<Entity> = (0..100)

@@ -107,6 +107,7 @@ fn sensors_report_exact_entry_and_never_change_velocities() {
         min: Vec2::splat(-4.0),
         max: Vec2::splat(4.0),
         restitution: 1.0,
+        friction: 0.0,
     });
     let coin = spawn(&mut app, Vec2::ZERO, Vec2::ZERO, 1.0, Mass::Static);
     app.world_mut().entity_mut(coin).insert(Sensor);
@@ -214,6 +215,7 @@ fn resting_pair_starts_once_and_colliding_entities_lists_it() {
         min: Vec2::ZERO,
         max: Vec2::splat(10.0),
         restitution: 0.0,
+        friction: 0.0,
     });
     let low = spawn(&mut app, Vec2::new(5.0, 0.5), Vec2::ZERO, 0.5, Mass::Auto);
     let high = spawn(&mut app, Vec2::new(5.0, 1.5), Vec2::ZERO, 0.5, Mass::Auto);

@@ -118,6 +118,7 @@ fn stacks_of_different_masses_stay_stable() {
             min: Vec2::ZERO,
             max: Vec2::new(10.0, 20.0),
             restitution: 0.0,
+            friction: 0.0,
         });
         let ids: Vec<Entity> = masses
             .iter()
@@ -157,6 +158,7 @@ fn a_ball_resting_on_the_floor_sends_a_few_bounces_then_nothing() {
         min: Vec2::ZERO,
         max: Vec2::splat(10.0),
         restitution: 0.0,
+        friction: 0.0,
     });
     let ball = spawn(&mut app, Vec2::new(5.0, 3.0), Vec2::ZERO, 0.5, Mass::Auto);
     steps(&mut app, 300);

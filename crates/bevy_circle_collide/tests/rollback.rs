@@ -141,6 +141,7 @@ fn a_sleeping_body_wakes_when_the_game_moves_it() {
             min: Vec2::ZERO,
             max: Vec2::splat(10.0),
             restitution: 0.0,
+            friction: 0.0,
         });
     }
     let low = spawn(&mut app, Vec2::new(5.0, 0.5), Vec2::ZERO, 0.5, Mass::Auto);

@@ -56,6 +56,7 @@ fn observer_opt_in_after_spawn_fires_on_the_right_entity() {
         min: Vec2::splat(-20.0),
         max: Vec2::new(4.0, 20.0),
         restitution: 1.0,
+        friction: 0.0,
     });
     steps(&mut app, 240);
     let hits = &app.world().resource::<Hits>().0;

@@ -21,13 +21,17 @@ fn main() {
         .map_or(10, |s| s.parse().expect("seconds to simulate"));
     // PILE=lattice runs the perfect-lattice variant; VERBOSE=1 prints twice a second;
     // SHOCK=0/1, ITER=n and RS=speed override the shock pass, the contact passes and the
-    // resting speed.
-    let scene = match std::env::var("PILE").as_deref() {
+    // resting speed; MU=μ and ROLL=c give every circle friction and rolling resistance.
+    let mut scene = match std::env::var("PILE").as_deref() {
         Ok("lattice") => scenes::lattice_pile(n),
         _ => scenes::pile(n),
     };
     let verbose = std::env::var_os("VERBOSE").is_some();
     let knob = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<f64>().ok());
+    for b in &mut scene.bodies {
+        b.friction = knob("MU").unwrap_or(0.0);
+        b.rolling_resistance = knob("ROLL").unwrap_or(0.0);
+    }
     let mut sim = scene.simulation();
     if let Some(k) = knob("SHOCK") {
         sim.config.shock_propagation = k != 0.0;
@@ -50,6 +54,15 @@ fn main() {
         most_impacts = most_impacts.max(sim.stats().impacts);
         let ke = sim.stats().kinetic_energy;
         if verbose && step % 30 == 0 {
+            let b = sim.bodies();
+            if let Some(i) = (0..b.len()).max_by(|&i, &j| b.velocity(i).length().total_cmp(&b.velocity(j).length())) {
+                println!(
+                    "  fastest: #{i} at {:.2} moving {:.3} spin {:.3}",
+                    b.position(i),
+                    b.velocity(i),
+                    b.angular_velocity(i)
+                );
+            }
             let s = sim.stats();
             println!(
                 "t {:5.2} s: KE {ke:.3e}, impacts {} (resting {}), solver contacts {}, cold restarts {}, sleeping {}, woken {}, pushed apart {}, left {}",

@@ -9,6 +9,12 @@ use crate::config::StepConfig;
 use glam::DVec2;
 use std::f64::consts::{PI, TAU};
 
+mod heap;
+pub use heap::{
+    BATCH, EVERY, HEAP_HEIGHT, HEAP_MAX_RADIUS, HEAP_MIN_RADIUS, HEAP_WIDTH, Heap, Repose,
+    SPOUT_HEIGHT, heap, repose_angle,
+};
+
 /// Radius of the standard scenes.
 pub const RADIUS: f64 = 0.5;
 /// Step of the standard scenes, seconds.

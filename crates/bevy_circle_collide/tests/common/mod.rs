@@ -67,6 +67,7 @@ pub fn spawn_scene(app: &mut App, scene: &Scene) -> Vec<Entity> {
         min: Vec2::new(a.min.x as f32, a.min.y as f32),
         max: Vec2::new(a.max.x as f32, a.max.y as f32),
         restitution: a.restitution as f32,
+        friction: a.friction as f32,
     });
     scene
         .bodies
@@ -84,6 +85,9 @@ pub fn spawn_scene(app: &mut App, scene: &Scene) -> Vec<Entity> {
                     Velocity(Vec2::new(b.velocity.x as f32, b.velocity.y as f32)),
                     mass,
                     Restitution(b.restitution as f32),
+                    AngularVelocity(b.angular_velocity as f32),
+                    Friction(b.friction as f32),
+                    RollingResistance(b.rolling_resistance as f32),
                 ))
                 .id()
         })

@@ -1,0 +1,55 @@
+//! Pours the heap scene (mixed radii 0.3–2.0 from one spout) and prints its angle of
+//! repose, when it settled and what a step costs.
+//!
+//! ```text
+//! cargo run --release -p circle_collide_core --example heap_repose -- [N] [friction] [rolling] [seconds after the pour]
+//! ```
+
+use circle_collide_core::scenes;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut next = |default: f64| args.next().map_or(default, |s| s.parse().expect("a number"));
+    let n = next(2000.0) as usize;
+    let (friction, rolling, after) = (next(0.5), next(0.0), next(10.0));
+    let heap = scenes::heap(n, friction, rolling);
+    let mut sim = heap.simulation();
+    let steps = heap.pour_steps() + (after * 60.0) as usize;
+    let (mut times, mut settled_at) = (Vec::new(), None);
+    for step in 0..steps {
+        for b in heap.released_before(step) {
+            sim.add_body(*b).expect("valid body");
+        }
+        let start = std::time::Instant::now();
+        sim.step(scenes::DT);
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        let b = sim.bodies();
+        let ke: f64 = (0..b.len()).map(|i| 0.5 * b.velocity(i).length_squared() / b.inverse_mass(i)).sum();
+        let settled = step >= heap.pour_steps() && ke <= 1e-6 * n as f64 * 9.81 * 0.5;
+        match (settled_at, settled) {
+            (None, true) => settled_at = Some(step),
+            (Some(_), false) => settled_at = None,
+            _ => {}
+        }
+        if std::env::var_os("VERBOSE").is_some() && step % 60 == 0 && step + 900 > steps {
+            let fastest = (0..b.len()).max_by(|&i, &j| b.velocity(i).length().total_cmp(&b.velocity(j).length()));
+            let f = fastest.map(|i| (b.position(i), b.velocity(i), b.radius(i)));
+            println!("t {:6.2}: bodies {}, KE {ke:.3e}, sleeping {}, fastest {f:.2?}", step as f64 / 60.0, b.len(), sim.stats().sleeping);
+        }
+    }
+    let b = sim.bodies();
+    let circles: Vec<_> = (0..b.len()).map(|i| (b.position(i), b.radius(i))).collect();
+    let repose = scenes::repose_angle(&circles, scenes::HEAP_WIDTH);
+    let late = &mut times[heap.pour_steps()..];
+    late.sort_by(f64::total_cmp);
+    println!(
+        "heap N = {n}, μ {friction}, rolling {rolling}: angle {:.1}° (left {:.1}, right {:.1}), height {:.1}; settled {} s after the pour; after-pour step median {:.3} ms, worst {:.3} ms",
+        repose.angle(),
+        repose.left,
+        repose.right,
+        repose.height,
+        settled_at.map_or("never".into(), |s| format!("{:.2}", (s - heap.pour_steps()) as f64 / 60.0)),
+        late[late.len() / 2],
+        late[late.len() - 1],
+    );
+}
