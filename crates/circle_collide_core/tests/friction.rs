@@ -329,6 +329,9 @@ fn a_perfectly_rough_elastic_gas_keeps_its_energy_and_shares_it_equally() {
         let drift = (total(&sim) / e0 - 1.0).abs();
         assert!(drift < 1e-10, "energy drift {drift:e}");
         let ratio = ratio_sum / samples as f64;
+        eprintln!(
+            "rough gas, jitter {jitter_seed}: rotational / translational {ratio:.4}, |ΔE|/E {drift:.1e}"
+        );
         // Equipartition in 2D: one rotational degree of freedom for two translational.
         assert!(
             (ratio - 0.5).abs() < 0.05,
