@@ -1,7 +1,8 @@
 //! Without gravity, exact flight changes nothing: the gas and the steered crowd end bit
 //! for bit where they ended before it (the constants were computed with the engine as it
-//! was before exact flight, commit 393b300, and again after). A change meant to alter
-//! these scenes must say so and update them.
+//! was before exact flight, commit 393b300, and again after). Friction and rotation
+//! (commit 8e368fa) left them unchanged too: smooth bodies (μ = 0) take exactly the
+//! frictionless path. A change meant to alter these scenes must say so and update them.
 
 use circle_collide_core::{Simulation, scenes};
 use glam::DVec2;
