@@ -121,6 +121,76 @@ fn invalid_masses_fall_back_to_density_and_still_collide() {
     }
 }
 
+#[test]
+fn invalid_friction_spin_and_inertia_are_repaired_and_warned() {
+    let mut app = app();
+    let w = witness(&mut app);
+    // Each bad value on a ball hitting a resting one head-on: after the repair it is a
+    // smooth (or solid-disk) ball, so the equal masses swap velocities exactly.
+    let cases: [(&str, fn(&mut EntityWorldMut), InputIssues); 5] = [
+        (
+            "NaN friction",
+            |e| {
+                e.insert(Friction(f32::NAN));
+            },
+            InputIssues::FRICTION_CLAMPED,
+        ),
+        (
+            "negative friction",
+            |e| {
+                e.insert(Friction(-1.0));
+            },
+            InputIssues::FRICTION_CLAMPED,
+        ),
+        (
+            "infinite rolling",
+            |e| {
+                e.insert(RollingResistance(f32::INFINITY));
+            },
+            InputIssues::FRICTION_CLAMPED,
+        ),
+        (
+            "NaN spin",
+            |e| {
+                e.insert(AngularVelocity(f32::NAN));
+            },
+            InputIssues::NON_FINITE_SPIN,
+        ),
+        (
+            "zero inertia",
+            |e| {
+                e.insert(MomentOfInertia(0.0));
+            },
+            InputIssues::INVALID_INERTIA,
+        ),
+    ];
+    let mut pairs = Vec::new();
+    for (k, (name, bad, issue)) in cases.iter().enumerate() {
+        let y = 10.0 * k as f32;
+        let a = spawn(
+            &mut app,
+            Vec2::new(0.0, y),
+            Vec2::new(1.0, 0.0),
+            0.5,
+            Mass::Auto,
+        );
+        let b = spawn(&mut app, Vec2::new(2.0, y), Vec2::ZERO, 0.5, Mass::Auto);
+        bad(&mut app.world_mut().entity_mut(a));
+        pairs.push((name, a, b, *issue));
+    }
+    steps(&mut app, 120);
+    for (name, a, b, issue) in pairs {
+        assert!(warned(&app, a, issue), "{name} warned");
+        assert_eq!(warning_count(&app, a), 1, "{name}: once");
+        assert_eq!(vel(&app, a), Vec2::ZERO, "{name}");
+        assert_eq!(vel(&app, b), Vec2::new(1.0, 0.0), "{name}");
+        let spins = [a, b].map(|e| app.world().get::<AngularVelocity>(e).unwrap().0);
+        assert!(spins.iter().all(|s| s.is_finite()), "{name}: {spins:?}");
+        assert!(pos(&app, a).is_finite() && pos(&app, b).is_finite());
+    }
+    assert_witness(&app, w, 120);
+}
+
 fn coincident_positions() -> Vec<Vec2> {
     let mut app = app();
     let ids: Vec<Entity> = (0..4)
