@@ -339,3 +339,29 @@ fn a_perfectly_rough_elastic_gas_keeps_its_energy_and_shares_it_equally() {
         );
     }
 }
+
+#[test]
+fn a_spinning_static_wheel_drags_what_hits_it() {
+    // A ball (r, m 1) falls onto the top of a static wheel of radius R spinning at Ω
+    // (counter-clockwise: its top surface moves at −Ω R along x). Sticking (μ ∞, β 0)
+    // with W = 1/m + r²/(½ m r²) = 3/m: the ball leaves with −Ω R / 3 along x and spin
+    // −2 Ω R / (3 r), its contact point then moving with the wheel's surface.
+    let (r, big_r, omega) = (0.5, 2.0, 3.0);
+    let wheel = BodyDesc::new(DVec2::ZERO, big_r, f64::INFINITY)
+        .with_angular_velocity(omega)
+        .with_friction(f64::INFINITY)
+        .with_restitution(0.5);
+    let ball = BodyDesc::new(DVec2::new(0.0, big_r + r + 1.0), r, 1.0)
+        .with_velocity(DVec2::new(0.0, -5.0))
+        .with_restitution(0.5);
+    let sim = one_step(&[wheel, ball], StepConfig::default());
+    assert_eq!(sim.impacts().len(), 1);
+    let (v, w) = state(&sim, 1);
+    assert!(
+        (v - DVec2::new(-omega * big_r / 3.0, 2.5)).length() < 1e-12,
+        "{v}"
+    );
+    assert!((w + 2.0 * omega * big_r / (3.0 * r)).abs() < 1e-12, "{w}");
+    // The wheel is kinematic: its spin and place do not change.
+    assert_eq!(state(&sim, 0), (DVec2::ZERO, omega));
+}
