@@ -3,7 +3,8 @@
 # under xvfb-run; scripts/screenshot.sh does) and checks what the inspector reports
 # (`--report`): a left click on a circle selects that circle; the wheel over either
 # panel, and over the energy plot, leaves the world view and the plot's range as they
-# were; the wheel over the world zooms it (so the view check can fail).
+# were; the wheel over the world zooms it (so the view check can fail); a click on the
+# default-friction slider sets the world's friction.
 #
 #   bash scripts/drive_inspector.sh INSPECTOR_BINARY
 set -euo pipefail
@@ -55,4 +56,16 @@ for _ in $(seq 3); do xdotool click 4; done
 wait_frames 5
 zoomed=$(field camera)
 [ "$zoomed" != "$after" ] || fail "the wheel over the world did not zoom ($zoomed)"
-echo "driven: the click selected circle $target; the wheel over the panels kept the view and the plot's range; over the world it zoomed"
+read -r mu left right sy <<< "$(field friction)"
+[ "$mu" = "0" ] || fail "the billiards preset starts with default friction $mu, not 0"
+# A quarter of the way along the slider (the value box is at its right end).
+sx=$(awk -v l="$left" -v r="$right" 'BEGIN { print int(l + 0.25 * (r - l)) }')
+# Held for a few frames: egui sets a slider while the button is down on it.
+xdotool mousemove --window "$wid" "$sx" "${sy%.*}" mousedown 1
+wait_frames 3
+xdotool mouseup 1
+wait_frames 5
+read -r mu _ <<< "$(field friction)"
+awk -v m="$mu" 'BEGIN { exit !(m > 0.05 && m < 2) }' ||
+    fail "a click on the friction slider at ($sx, $sy) left the default friction at $mu"
+echo "driven: the click selected circle $target; the wheel over the panels kept the view and the plot's range; over the world it zoomed; the friction slider set μ = $mu"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the inspector under a virtual display with Mesa's software Vulkan driver, saves a
-# screenshot through Bevy for the gas and pile presets into docs/, and fails if the app
-# crashed or a picture is blank (the inspector checks its own screenshot and exits
+# screenshot through Bevy for the gas, pile and rough_pile presets into docs/, and fails
+# if the app crashed or a picture is blank (the inspector checks its own screenshot and exits
 # non-zero); then drives it with synthetic clicks and wheel turns
 # (scripts/drive_inspector.sh). Installs what it needs (Debian packages) when missing.
 #
@@ -33,7 +33,7 @@ fi
 cargo build --release --example inspector
 bin="${CARGO_TARGET_DIR:-target}/release/examples/inspector"
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
-for preset in gas pile; do
+for preset in gas pile rough_pile; do
     echo "inspector: $preset"
     timeout 600 xvfb-run -a -s "-screen 0 1500x1000x24" "$bin" \
         --preset "$preset" --screenshot "$out/inspector_$preset.png" --frames 150

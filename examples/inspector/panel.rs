@@ -2,7 +2,7 @@
 //! statistics with plots, recent events.
 
 use crate::camera::{FitRequest, PointerOverUi};
-use crate::report::{EnergyPlot, ShownPlot};
+use crate::report::{EnergyPlot, FrictionSlider, ShownPlot};
 use crate::spawner::{self, ColorMode, Inspector};
 use crate::stats::History;
 use bevy::camera::Viewport;
@@ -27,6 +27,7 @@ struct Editables<'w, 's> {
     virtual_time: ResMut<'w, Time<Virtual>>,
     fixed_time: ResMut<'w, Time<Fixed>>,
     fit: ResMut<'w, FitRequest>,
+    friction_slider: ResMut<'w, FrictionSlider>,
     bodies: Query<
         'w,
         's,
@@ -34,7 +35,9 @@ struct Editables<'w, 's> {
             &'static mut CircleCollider,
             &'static mut Mass,
             &'static mut Velocity,
+            &'static mut AngularVelocity,
             Option<&'static mut Restitution>,
+            Option<&'static mut Friction>,
         ),
     >,
     commands: Commands<'w, 's>,
@@ -177,22 +180,24 @@ fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
                 ui.add(egui::Slider::new(&mut c.default_restitution, 0.0..=1.0));
                 ui.end_row();
                 ui.label("restitution rule");
-                egui::ComboBox::from_id_salt("combine")
-                    .selected_text(format!("{:?}", c.restitution_combine))
-                    .show_ui(ui, |ui| {
-                        for rule in [
-                            CombineRule::Max,
-                            CombineRule::Min,
-                            CombineRule::Average,
-                            CombineRule::Multiply,
-                        ] {
-                            ui.selectable_value(
-                                &mut c.restitution_combine,
-                                rule,
-                                format!("{rule:?}"),
-                            );
-                        }
-                    });
+                combine_rule(ui, "combine", &mut c.restitution_combine);
+                ui.end_row();
+                ui.label("default friction μ");
+                let friction = ui.add(egui::Slider::new(&mut c.default_friction, 0.0..=2.0));
+                e.friction_slider.0 = Some(friction.rect);
+                ui.end_row();
+                ui.label("rolling resistance");
+                ui.add(egui::Slider::new(
+                    &mut c.default_rolling_resistance,
+                    0.0..=0.2,
+                ));
+                ui.end_row();
+                ui.label("friction rule");
+                combine_rule(ui, "friction_combine", &mut c.friction_combine);
+                ui.end_row();
+                ui.label("tangential restitution");
+                ui.add(egui::Slider::new(&mut c.tangential_restitution, -1.0..=1.0))
+                    .on_hover_text("−1 smooth, 0 the slip stops, +1 perfectly rough");
                 ui.end_row();
                 ui.label("density");
                 ui.add(
@@ -258,8 +263,27 @@ fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
                     ui.label("wall restitution");
                     ui.add(egui::Slider::new(&mut a.restitution, 0.0..=1.0));
                     ui.end_row();
+                    ui.label("wall friction μ");
+                    ui.add(egui::Slider::new(&mut a.friction, 0.0..=2.0));
+                    ui.end_row();
                 }
             });
+        });
+}
+
+/// A drop-down of the four pair rules.
+fn combine_rule(ui: &mut egui::Ui, id: &str, rule: &mut CombineRule) {
+    egui::ComboBox::from_id_salt(id)
+        .selected_text(format!("{rule:?}"))
+        .show_ui(ui, |ui| {
+            for r in [
+                CombineRule::Max,
+                CombineRule::Min,
+                CombineRule::Average,
+                CombineRule::Multiply,
+            ] {
+                ui.selectable_value(rule, r, format!("{r:?}"));
+            }
         });
 }
 
@@ -371,6 +395,7 @@ fn debug_section(ui: &mut egui::Ui, e: &mut Editables) {
             let d = &mut *e.debug;
             ui.horizontal_wrapped(|ui| {
                 ui.checkbox(&mut d.colliders, "outlines");
+                ui.checkbox(&mut d.orientation, "spin lines");
                 ui.checkbox(&mut d.velocities, "velocities");
                 ui.checkbox(&mut d.contacts, "contacts");
                 ui.checkbox(&mut d.grid, "grid");
@@ -392,7 +417,8 @@ fn selection_section(ui: &mut egui::Ui, e: &mut Editables) {
     egui::CollapsingHeader::new(format!("Selected {entity}"))
         .default_open(true)
         .show(ui, |ui| {
-            let Ok((mut collider, mut mass, mut velocity, restitution)) = e.bodies.get_mut(entity)
+            let Ok((mut collider, mut mass, mut velocity, mut spin, restitution, friction)) =
+                e.bodies.get_mut(entity)
             else {
                 ui.label("(gone)");
                 return;
@@ -431,6 +457,9 @@ fn selection_section(ui: &mut egui::Ui, e: &mut Editables) {
                     ui.add(egui::DragValue::new(&mut velocity.0.y).speed(0.1));
                 });
                 ui.end_row();
+                ui.label("spin (rad/s)");
+                ui.add(egui::DragValue::new(&mut spin.0).speed(0.1));
+                ui.end_row();
                 ui.label("restitution");
                 match restitution {
                     Some(mut r) => {
@@ -441,6 +470,20 @@ fn selection_section(ui: &mut egui::Ui, e: &mut Editables) {
                             e.commands
                                 .entity(entity)
                                 .insert(Restitution(e.config.default_restitution));
+                        }
+                    }
+                }
+                ui.end_row();
+                ui.label("friction μ");
+                match friction {
+                    Some(mut f) => {
+                        ui.add(egui::Slider::new(&mut f.0, 0.0..=2.0));
+                    }
+                    None => {
+                        if ui.button("override default").clicked() {
+                            e.commands
+                                .entity(entity)
+                                .insert(Friction(e.config.default_friction));
                         }
                     }
                 }
@@ -480,6 +523,7 @@ fn stats_section(
                     ("fallbacks", d.fallbacks.to_string()),
                     ("kinetic energy", format!("{:.6}", d.kinetic_energy)),
                     ("potential energy", format!("{:.6}", d.potential_energy)),
+                    ("rotational energy", format!("{:.6}", d.rotational_energy)),
                     (
                         "momentum",
                         format!("({:.3}, {:.3})", d.momentum.x, d.momentum.y),
@@ -515,7 +559,7 @@ fn stats_section(
             // rounding noise.
             *shown = Some(plot(
                 ui,
-                "energy (kinetic + potential), (E − E₀) / |E₀| over the plot",
+                "energy (kinetic + rotational + potential), (E − E₀) / |E₀|",
                 relative,
                 [-1e-6, 1e-6],
             ));

@@ -2,7 +2,8 @@
 //! input checks against (`scripts/screenshot.sh` clicks and scrolls with xdotool): the
 //! frame, a target circle (the one nearest the middle of the view) with its place in
 //! window coordinates, the selected circle, the world camera's scale and centre, and the
-//! energy plot's centre and the range it shows.
+//! energy plot's centre and the range it shows, and the default-friction slider's value
+//! and place.
 //! `--paused` starts with time paused, so the circles stay where the report says.
 
 use crate::Args;
@@ -23,8 +24,14 @@ pub struct ShownPlot {
 #[derive(Resource, Default)]
 pub struct EnergyPlot(pub Option<ShownPlot>);
 
+/// Where the panel last drew the default-friction slider (window coordinates), so a
+/// driven test can drag it.
+#[derive(Resource, Default)]
+pub struct FrictionSlider(pub Option<bevy_egui::egui::Rect>);
+
 pub fn plugin(app: &mut App) {
     app.init_resource::<EnergyPlot>()
+        .init_resource::<FrictionSlider>()
         .add_systems(Startup, pause.run_if(|args: Res<Args>| args.paused))
         .add_systems(
             PostUpdate,
@@ -42,6 +49,8 @@ fn write(
     args: Res<Args>,
     inspector: Res<Inspector>,
     energy_plot: Res<EnergyPlot>,
+    friction_slider: Res<FrictionSlider>,
+    config: Res<CircleCollideConfig>,
     camera: Single<(&Camera, &GlobalTransform, &Projection), Without<PrimaryEguiContext>>,
     circles: Query<(Entity, &GlobalTransform), With<CircleCollider>>,
     mut frame: Local<u64>,
@@ -77,6 +86,16 @@ fn write(
         let [x, y] = plot.centre;
         let [a, b, c, d] = plot.range;
         text += &format!("plot {x} {y} {a} {b} {c} {d}\n");
+    }
+    if let Some(r) = friction_slider.0 {
+        // The value, then the slider's left and right ends and its middle height.
+        text += &format!(
+            "friction {} {} {} {}\n",
+            config.default_friction,
+            r.left(),
+            r.right(),
+            r.center().y
+        );
     }
     let path = args.report.as_deref().expect("run only with --report");
     // Written whole, then renamed: the script never reads half a report.

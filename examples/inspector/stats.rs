@@ -32,9 +32,10 @@ fn record(
 ) {
     let step = diag.step as f64;
     // Kinetic plus potential: what an elastic world keeps, under gravity too.
-    history
-        .energy
-        .push_back([step, diag.kinetic_energy + diag.potential_energy]);
+    history.energy.push_back([
+        step,
+        diag.kinetic_energy + diag.rotational_energy + diag.potential_energy,
+    ]);
     history.impacts.push_back([step, diag.impacts as f64]);
     while history.energy.len() > SAMPLES {
         history.energy.pop_front();
