@@ -3,15 +3,26 @@
 use crate::Engine;
 use bevy::prelude::*;
 use bevy_circle_collide::core::scenes::Scene;
+use bevy_circle_collide::core::{BodyDesc, StepConfig};
 
 /// Wall thickness of the peers' static boxes.
 const WALL: f32 = 10.0;
 
-/// Adds the engine's plugins and spawns the scene.
+/// Adds the engine's plugins, its world settings and the arena's walls, and spawns the
+/// scene's bodies.
 pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
-    let arena = scene.config.arena.expect("standard scenes have walls");
+    add_world(app, engine, &scene.config);
+    for b in &scene.bodies {
+        spawn(app.world_mut(), engine, b);
+    }
+}
+
+/// Adds the engine's plugins, gravity and the arena's walls (restitution of the arena;
+/// friction 0 combined by `Max`, so the bodies' own friction holds on them).
+pub fn add_world(app: &mut App, engine: Engine, config: &StepConfig) {
+    let arena = config.arena.expect("standard scenes have walls");
     let (min, max) = (arena.min.as_vec2(), arena.max.as_vec2());
-    let gravity = scene.config.gravity.as_vec2();
+    let gravity = config.gravity.as_vec2();
     // Plugins first: they register the required components the spawns rely on.
     match engine {
         Engine::Ours => app.add_plugins(bevy_circle_collide::prelude::CircleCollidePlugin::default()),
@@ -21,86 +32,100 @@ pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
         ),
     };
     let world = app.world_mut();
+    let e = arena.restitution as f32;
     match engine {
         Engine::Ours => {
             use bevy_circle_collide::prelude::*;
             world.insert_resource(CircleCollideConfig {
                 gravity,
                 arena: Some(ArenaConfig {
-                    min,
-                    max,
-                    restitution: arena.restitution as f32,
+                    restitution: e,
+                    ..ArenaConfig::new(min, max)
                 }),
                 ..default()
             });
-            for b in &scene.bodies {
-                world.spawn((
-                    CircleCollider::new(b.radius as f32),
-                    Transform::from_translation(b.position.as_vec2().extend(0.0)),
-                    Velocity(b.velocity.as_vec2()),
-                    Mass::Fixed(b.mass as f32),
-                    Restitution(b.restitution as f32),
-                ));
-            }
         }
         Engine::Avian => {
             use avian2d::prelude::*;
             world.insert_resource(Gravity(gravity));
-            for b in &scene.bodies {
-                world.spawn((
-                    RigidBody::Dynamic,
-                    Collider::circle(b.radius as f32),
-                    Transform::from_translation(b.position.as_vec2().extend(0.0)),
-                    LinearVelocity(b.velocity.as_vec2()),
-                    Restitution::new(b.restitution as f32)
-                        .with_combine_rule(CoefficientCombine::Max),
-                    Friction::ZERO.with_combine_rule(CoefficientCombine::Min),
-                ));
-            }
             for (centre, size) in walls(min, max) {
                 world.spawn((
                     RigidBody::Static,
                     Collider::rectangle(size.x, size.y),
                     Transform::from_translation(centre.extend(0.0)),
-                    Restitution::new(arena.restitution as f32)
-                        .with_combine_rule(CoefficientCombine::Max),
-                    Friction::ZERO.with_combine_rule(CoefficientCombine::Min),
+                    Restitution::new(e).with_combine_rule(CoefficientCombine::Max),
+                    Friction::ZERO.with_combine_rule(CoefficientCombine::Max),
                 ));
             }
         }
         Engine::Rapier => {
             use bevy_rapier2d::prelude::*;
-            for b in &scene.bodies {
-                world.spawn((
-                    RigidBody::Dynamic,
-                    Collider::ball(b.radius as f32),
-                    Transform::from_translation(b.position.as_vec2().extend(0.0)),
-                    Velocity::linear(b.velocity.as_vec2()),
-                    Restitution {
-                        coefficient: b.restitution as f32,
-                        combine_rule: CoefficientCombineRule::Max,
-                    },
-                    Friction {
-                        coefficient: 0.0,
-                        combine_rule: CoefficientCombineRule::Min,
-                    },
-                ));
-            }
             for (centre, size) in walls(min, max) {
                 world.spawn((
                     RigidBody::Fixed,
                     Collider::cuboid(size.x / 2.0, size.y / 2.0),
                     Transform::from_translation(centre.extend(0.0)),
                     Restitution {
-                        coefficient: arena.restitution as f32,
+                        coefficient: e,
                         combine_rule: CoefficientCombineRule::Max,
                     },
                     Friction {
                         coefficient: 0.0,
-                        combine_rule: CoefficientCombineRule::Min,
+                        combine_rule: CoefficientCombineRule::Max,
                     },
                 ));
             }
+        }
+    }
+}
+
+/// Spawns one body of a scene: radius, place, velocity, restitution (combined by `Max`)
+/// and Coulomb friction (combined by `Max`; the peers' circles rotate, as ours do). The
+/// peers have no rolling resistance: it is ours only. The peers' masses come from their
+/// default density 1, which is the scenes' (`π r²`).
+pub fn spawn(world: &mut World, engine: Engine, b: &BodyDesc) {
+    let (p, v) = (b.position.as_vec2(), b.velocity.as_vec2());
+    let (r, e, mu) = (b.radius as f32, b.restitution as f32, b.friction as f32);
+    match engine {
+        Engine::Ours => {
+            use bevy_circle_collide::prelude::*;
+            world.spawn((
+                CircleCollider::new(r),
+                Transform::from_translation(p.extend(0.0)),
+                Velocity(v),
+                Mass::Fixed(b.mass as f32),
+                Restitution(e),
+                Friction(mu),
+                RollingResistance(b.rolling_resistance as f32),
+            ));
+        }
+        Engine::Avian => {
+            use avian2d::prelude::*;
+            world.spawn((
+                RigidBody::Dynamic,
+                Collider::circle(r),
+                Transform::from_translation(p.extend(0.0)),
+                LinearVelocity(v),
+                Restitution::new(e).with_combine_rule(CoefficientCombine::Max),
+                Friction::new(mu).with_combine_rule(CoefficientCombine::Max),
+            ));
+        }
+        Engine::Rapier => {
+            use bevy_rapier2d::prelude::*;
+            world.spawn((
+                RigidBody::Dynamic,
+                Collider::ball(r),
+                Transform::from_translation(p.extend(0.0)),
+                Velocity::linear(v),
+                Restitution {
+                    coefficient: e,
+                    combine_rule: CoefficientCombineRule::Max,
+                },
+                Friction {
+                    coefficient: mu,
+                    combine_rule: CoefficientCombineRule::Max,
+                },
+            ));
         }
     }
 }

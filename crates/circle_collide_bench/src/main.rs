@@ -3,16 +3,20 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd --n N --steps S [--threads T]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|heap --n N --steps S [--threads T] [--friction MU] [--rolling C]
 //! ```
 //!
 //! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
 //! the gas construction at rest steered toward the centre at 4 units/s before every step
-//! (each engine's velocity component is set in `FixedPreUpdate`).
+//! (each engine's velocity component is set in `FixedPreUpdate`), `heap` the poured heap
+//! of mixed radii (`scenes::heap`: 5 circles released every 8 steps; `--steps` counts
+//! the steps after the pour, and the line gives the heap's angle of repose).
 //!
-//! The scene's bodies come from `circle_collide_core::scenes` for all three engines. Peers
-//! get the scene's restitution with the `Max` combine rule and zero friction with `Min`,
-//! their default solver settings otherwise, and four static boxes as walls.
+//! The scene's bodies come from `circle_collide_core::scenes` for all three engines.
+//! `--friction` gives every circle that Coulomb coefficient (default 0: smooth) and
+//! `--rolling` our rolling resistance (the peers have none). Peers get the scene's
+//! restitution and friction with the `Max` combine rule (walls 0), their default solver
+//! settings otherwise, and four static boxes as walls.
 
 mod engines;
 mod measure;
@@ -39,6 +43,8 @@ struct Args {
     n: usize,
     steps: usize,
     threads: usize,
+    friction: f64,
+    rolling: f64,
 }
 
 fn parse() -> Args {
@@ -48,6 +54,8 @@ fn parse() -> Args {
         n: 1000,
         steps: 300,
         threads: 2,
+        friction: 0.0,
+        rolling: 0.0,
     };
     let argv: Vec<String> = std::env::args().collect();
     for pair in argv.windows(2) {
@@ -65,6 +73,8 @@ fn parse() -> Args {
             "--n" => a.n = v.parse().expect("--n takes a number"),
             "--steps" => a.steps = v.parse().expect("--steps takes a number"),
             "--threads" => a.threads = v.parse().expect("--threads takes a number"),
+            "--friction" => a.friction = v.parse().expect("--friction takes a number"),
+            "--rolling" => a.rolling = v.parse().expect("--rolling takes a number"),
             _ => {}
         }
     }
@@ -73,13 +83,24 @@ fn parse() -> Args {
 
 fn main() {
     let args = parse();
-    let scene = match args.scene.as_str() {
+    let heap = (args.scene == "heap").then(|| scenes::heap(args.n, args.friction, args.rolling));
+    let mut scene = match args.scene.as_str() {
         "gas" => scenes::gas(args.n, 0.3, 10.0),
         "pile" => scenes::pile(args.n),
         "lattice" => scenes::lattice_pile(args.n),
         "crowd" => scenes::crowd(args.n, 0.3),
-        other => panic!("unknown scene {other}: gas, pile, lattice or crowd"),
+        // Poured during the run: the world starts empty.
+        "heap" => scenes::Scene {
+            bodies: Vec::new(),
+            config: heap.as_ref().expect("built above").scene.config.clone(),
+        },
+        other => panic!("unknown scene {other}: gas, pile, lattice, crowd or heap"),
     };
+    for b in &mut scene.bodies {
+        b.friction = args.friction;
+        b.rolling_resistance = args.rolling;
+    }
+    let pour_steps = heap.as_ref().map_or(0, scenes::Heap::pour_steps);
     let step = Time::<Fixed>::from_hz(60.0).timestep();
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
@@ -113,6 +134,13 @@ fn main() {
     // so the threshold is 2 × 1e-6 N g r.
     let settle_below = 2e-6 * args.n as f64 * 9.81 * scenes::RADIUS;
     let mut settled_at = None;
+    // The heap's pour is not timed: `times` holds the steps after it.
+    for step in 0..pour_steps {
+        for b in heap.as_ref().expect("a heap pours").released_before(step) {
+            engines::spawn(app.world_mut(), args.engine, b);
+        }
+        app.update();
+    }
     for step in 1..=args.steps {
         let t = std::time::Instant::now();
         app.update();
@@ -152,6 +180,13 @@ fn main() {
         settled_at_s: settled_at.map(|s| s as f64 / 60.0),
         max_overlap_over_r: measure::deepest_overlap(&end.circles) / scenes::RADIUS as f32,
         escaped: measure::escaped(&end.circles, arena.min.as_vec2(), arena.max.as_vec2()),
+        friction: args.friction,
+        repose_deg: heap.is_some().then(|| {
+            let circles: Vec<_> = (end.circles.iter())
+                .map(|(p, r)| (p.as_dvec2(), f64::from(*r)))
+                .collect();
+            scenes::repose_angle(&circles, arena.max.x - arena.min.x).angle()
+        }),
         peak_rss_kb,
     };
     measure::trace_memory("measured");

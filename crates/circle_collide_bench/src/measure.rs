@@ -108,6 +108,10 @@ pub struct Report<'a> {
     pub settled_at_s: Option<f64>,
     pub max_overlap_over_r: f32,
     pub escaped: usize,
+    /// The bodies' Coulomb coefficient.
+    pub friction: f64,
+    /// The heap's angle of repose, degrees (`scenes::repose_angle`), for the heap.
+    pub repose_deg: Option<f64>,
     /// Peak resident set size in kB, read when the steps were done (before the runner's
     /// own end-of-run measurements allocate), if known.
     pub peak_rss_kb: Option<u64>,
@@ -135,18 +139,22 @@ impl Report<'_> {
         let ke = self
             .ke_ratio
             .map_or("null".to_string(), |k| format!("{k:.6}"));
+        let repose = self
+            .repose_deg
+            .map_or("null".to_string(), |a| format!("{a:.2}"));
         let rss = self
             .peak_rss_kb
             .map_or("null".to_string(), |k| k.to_string());
         format!(
-            "{{\"engine\":\"{engine}\",\"scene\":\"{}\",\"n\":{},\"steps\":{},\"threads\":{},\"ms_per_step_median\":{median:.4},\"ms_per_step_mean\":{mean:.4},\"ms_late_median\":{late_median:.4},\"ms_worst\":{worst:.4},\"ke_end\":{:.6e},\"settled_at_s\":{settled},\"ke_ratio\":{ke},\"max_overlap_over_r\":{:.5},\"escaped\":{},\"peak_rss_kb\":{rss}}}",
+            "{{\"engine\":\"{engine}\",\"scene\":\"{}\",\"n\":{},\"steps\":{},\"threads\":{},\"ms_per_step_median\":{median:.4},\"ms_per_step_mean\":{mean:.4},\"ms_late_median\":{late_median:.4},\"ms_worst\":{worst:.4},\"ke_end\":{:.6e},\"settled_at_s\":{settled},\"ke_ratio\":{ke},\"max_overlap_over_r\":{:.5},\"escaped\":{},\"friction\":{},\"repose_deg\":{repose},\"peak_rss_kb\":{rss}}}",
             self.scene,
             self.n,
             self.steps,
             self.threads,
             self.ke_end,
             self.max_overlap_over_r,
-            self.escaped
+            self.escaped,
+            self.friction
         )
     }
 }

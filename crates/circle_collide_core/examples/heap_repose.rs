@@ -9,7 +9,10 @@ use circle_collide_core::scenes;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let mut next = |default: f64| args.next().map_or(default, |s| s.parse().expect("a number"));
+    let mut next = |default: f64| {
+        args.next()
+            .map_or(default, |s| s.parse().expect("a number"))
+    };
     let n = next(2000.0) as usize;
     let (friction, rolling, after) = (next(0.5), next(0.0), next(10.0));
     let heap = scenes::heap(n, friction, rolling);
@@ -24,7 +27,9 @@ fn main() {
         sim.step(scenes::DT);
         times.push(start.elapsed().as_secs_f64() * 1e3);
         let b = sim.bodies();
-        let ke: f64 = (0..b.len()).map(|i| 0.5 * b.velocity(i).length_squared() / b.inverse_mass(i)).sum();
+        let ke: f64 = (0..b.len())
+            .map(|i| 0.5 * b.velocity(i).length_squared() / b.inverse_mass(i))
+            .sum();
         let settled = step >= heap.pour_steps() && ke <= 1e-6 * n as f64 * 9.81 * 0.5;
         match (settled_at, settled) {
             (None, true) => settled_at = Some(step),
@@ -32,9 +37,19 @@ fn main() {
             _ => {}
         }
         if std::env::var_os("VERBOSE").is_some() && step % 60 == 0 && step + 900 > steps {
-            let fastest = (0..b.len()).max_by(|&i, &j| b.velocity(i).length().total_cmp(&b.velocity(j).length()));
+            let fastest = (0..b.len())
+                .max_by(|&i, &j| b.velocity(i).length().total_cmp(&b.velocity(j).length()));
             let f = fastest.map(|i| (b.position(i), b.velocity(i), b.radius(i)));
-            println!("t {:6.2}: bodies {}, KE {ke:.3e}, sleeping {}, fastest {f:.2?}", step as f64 / 60.0, b.len(), sim.stats().sleeping);
+            println!(
+                "t {:6.2}: bodies {}, KE {ke:.3e}, sleeping {}, impacts {} (resting {}), solver contacts {}, cold restarts {}, fastest {f:.2?}",
+                step as f64 / 60.0,
+                b.len(),
+                sim.stats().sleeping,
+                sim.stats().impacts,
+                sim.stats().resting_impacts,
+                sim.stats().resting_contacts,
+                sim.stats().cold_restarts,
+            );
         }
     }
     let b = sim.bodies();
@@ -48,7 +63,10 @@ fn main() {
         repose.left,
         repose.right,
         repose.height,
-        settled_at.map_or("never".into(), |s| format!("{:.2}", (s - heap.pour_steps()) as f64 / 60.0)),
+        settled_at.map_or("never".into(), |s| format!(
+            "{:.2}",
+            (s - heap.pour_steps()) as f64 / 60.0
+        )),
         late[late.len() / 2],
         late[late.len() - 1],
     );

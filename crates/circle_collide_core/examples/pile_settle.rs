@@ -55,7 +55,9 @@ fn main() {
         let ke = sim.stats().kinetic_energy;
         if verbose && step % 30 == 0 {
             let b = sim.bodies();
-            if let Some(i) = (0..b.len()).max_by(|&i, &j| b.velocity(i).length().total_cmp(&b.velocity(j).length())) {
+            if let Some(i) = (0..b.len())
+                .max_by(|&i, &j| b.velocity(i).length().total_cmp(&b.velocity(j).length()))
+            {
                 println!(
                     "  fastest: #{i} at {:.2} moving {:.3} spin {:.3}",
                     b.position(i),

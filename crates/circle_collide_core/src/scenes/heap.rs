@@ -1,7 +1,7 @@
 //! The poured heap (issue "Friction and rotation"): circles of mixed radii poured from
 //! one spout onto a wide floor, and the angle of repose of what they build.
 
-use super::{Scene, SplitMix64, SEED};
+use super::{SEED, Scene, SplitMix64};
 use crate::arena::Arena;
 use crate::body::BodyDesc;
 use crate::config::StepConfig;
