@@ -151,10 +151,10 @@ pub mod prelude {
     pub use crate::{
         AngularVelocity, ArenaConfig, CircleCollideConfig, CircleCollidePlugin,
         CircleCollidePlugins, CircleCollideSystems, CircleCollider, CollidingEntities,
-        CollisionDiagnostics, CollisionEnded, CollisionEvent, CollisionEventsEnabled,
-        CollisionHit, CollisionLayers, CollisionStarted, CollisionTarget, CombineRule,
-        ContactMemory, Friction, IgnoredCollisions, Mass, MomentOfInertia, Restitution,
-        RollingResistance, Sensor, SleepState, Velocity,
+        CollisionDiagnostics, CollisionEnded, CollisionEvent, CollisionEventsEnabled, CollisionHit,
+        CollisionLayers, CollisionStarted, CollisionTarget, CombineRule, ContactMemory, Friction,
+        IgnoredCollisions, Mass, MomentOfInertia, Restitution, RollingResistance, Sensor,
+        SleepState, Velocity,
     };
     pub use circle_collide_core::Wall;
 }
