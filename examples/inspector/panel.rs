@@ -18,6 +18,16 @@ pub fn plugin(app: &mut App) {
     app.add_systems(EguiPrimaryContextPass, panel);
 }
 
+/// What the selection section edits on the clicked circle.
+type SelectedBody = (
+    &'static mut CircleCollider,
+    &'static mut Mass,
+    &'static mut Velocity,
+    &'static mut AngularVelocity,
+    Option<&'static mut Restitution>,
+    Option<&'static mut Friction>,
+);
+
 /// Everything the panel edits, bundled to keep the system signature readable.
 #[derive(bevy::ecs::system::SystemParam)]
 struct Editables<'w, 's> {
@@ -28,18 +38,7 @@ struct Editables<'w, 's> {
     fixed_time: ResMut<'w, Time<Fixed>>,
     fit: ResMut<'w, FitRequest>,
     friction_slider: ResMut<'w, FrictionSlider>,
-    bodies: Query<
-        'w,
-        's,
-        (
-            &'static mut CircleCollider,
-            &'static mut Mass,
-            &'static mut Velocity,
-            &'static mut AngularVelocity,
-            Option<&'static mut Restitution>,
-            Option<&'static mut Friction>,
-        ),
-    >,
+    bodies: Query<'w, 's, SelectedBody>,
     commands: Commands<'w, 's>,
 }
 

@@ -48,9 +48,11 @@ fn pause(mut time: ResMut<Time<Virtual>>) {
 fn write(
     args: Res<Args>,
     inspector: Res<Inspector>,
-    energy_plot: Res<EnergyPlot>,
-    friction_slider: Res<FrictionSlider>,
-    config: Res<CircleCollideConfig>,
+    (energy_plot, friction_slider, config): (
+        Res<EnergyPlot>,
+        Res<FrictionSlider>,
+        Res<CircleCollideConfig>,
+    ),
     camera: Single<(&Camera, &GlobalTransform, &Projection), Without<PrimaryEguiContext>>,
     circles: Query<(Entity, &GlobalTransform), With<CircleCollider>>,
     mut frame: Local<u64>,

@@ -121,13 +121,16 @@ fn invalid_masses_fall_back_to_density_and_still_collide() {
     }
 }
 
+/// A named bad value, how to give it to an entity, and the issue it must raise.
+type BadSurface = (&'static str, fn(&mut EntityWorldMut), InputIssues);
+
 #[test]
 fn invalid_friction_spin_and_inertia_are_repaired_and_warned() {
     let mut app = app();
     let w = witness(&mut app);
     // Each bad value on a ball hitting a resting one head-on: after the repair it is a
     // smooth (or solid-disk) ball, so the equal masses swap velocities exactly.
-    let cases: [(&str, fn(&mut EntityWorldMut), InputIssues); 5] = [
+    let cases: [BadSurface; 5] = [
         (
             "NaN friction",
             |e| {

@@ -125,47 +125,6 @@ impl Spin {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Sticking at β = 0 zeroes the slip; β = 1 reverses it; energy is never created.
-    #[test]
-    fn sticking_and_perfectly_rough_impulses() {
-        let w = tangent_inverse_mass(1.0, 2.0, 1.0, 0.5, 4.0, 0.5);
-        assert_eq!(w, 1.0 + 0.5 + 2.0 + 1.0);
-        let u = 2.5;
-        let stick = rough_impulse(u, w, 1e9, f64::INFINITY, 0.0);
-        assert!((u + stick * w).abs() < 1e-15);
-        let rough = rough_impulse(u, w, 1e9, f64::INFINITY, 1.0);
-        assert!((u + rough * w + u).abs() < 1e-15);
-        assert_eq!(
-            rough_impulse(u, w, 0.0, f64::INFINITY, 0.0),
-            0.0,
-            "no Jn, no Jt"
-        );
-        assert_eq!(rough_impulse(u, w, 1.0, 1.0, -1.0), 0.0, "smooth");
-        // Slip energy change ΔE = Jt u + ½ Jt² W ≤ 0 for every cap and β ≤ 1.
-        for beta in [-0.5, 0.0, 0.5, 1.0, 3.0] {
-            for cap in [0.01, 0.3, 1.0, 100.0] {
-                let j = rough_impulse(u, w, cap, 1.0, beta);
-                assert!(j * u + 0.5 * j * j * w <= 1e-15, "β {beta} cap {cap}");
-            }
-        }
-    }
-
-    #[test]
-    fn angle_shift_accounts_spin_changes_at_their_time() {
-        let mut s = Spin {
-            omega: 2.0,
-            ..Spin::default()
-        };
-        s.set_omega_at(-1.0, 0.25);
-        // 2 rad/s for 0.25 s, then −1 rad/s for 0.75 s: 0.5 − 0.75.
-        assert!((s.omega * 1.0 + s.shift - (-0.25)).abs() < 1e-15);
-    }
-}
-
 impl crate::Simulation {
     /// The rough part of the impact of body `i` with body `j` (or, with `j` `None`, with
     /// a wall of friction `wall_friction`) at step time `t`, right after a normal impulse
@@ -225,5 +184,46 @@ impl crate::Simulation {
             self.stats.external_impulse += tv * jt;
         }
         jt
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sticking at β = 0 zeroes the slip; β = 1 reverses it; energy is never created.
+    #[test]
+    fn sticking_and_perfectly_rough_impulses() {
+        let w = tangent_inverse_mass(1.0, 2.0, 1.0, 0.5, 4.0, 0.5);
+        assert_eq!(w, 1.0 + 0.5 + 2.0 + 1.0);
+        let u = 2.5;
+        let stick = rough_impulse(u, w, 1e9, f64::INFINITY, 0.0);
+        assert!((u + stick * w).abs() < 1e-15);
+        let rough = rough_impulse(u, w, 1e9, f64::INFINITY, 1.0);
+        assert!((u + rough * w + u).abs() < 1e-15);
+        assert_eq!(
+            rough_impulse(u, w, 0.0, f64::INFINITY, 0.0),
+            0.0,
+            "no Jn, no Jt"
+        );
+        assert_eq!(rough_impulse(u, w, 1.0, 1.0, -1.0), 0.0, "smooth");
+        // Slip energy change ΔE = Jt u + ½ Jt² W ≤ 0 for every cap and β ≤ 1.
+        for beta in [-0.5, 0.0, 0.5, 1.0, 3.0] {
+            for cap in [0.01, 0.3, 1.0, 100.0] {
+                let j = rough_impulse(u, w, cap, 1.0, beta);
+                assert!(j * u + 0.5 * j * j * w <= 1e-15, "β {beta} cap {cap}");
+            }
+        }
+    }
+
+    #[test]
+    fn angle_shift_accounts_spin_changes_at_their_time() {
+        let mut s = Spin {
+            omega: 2.0,
+            ..Spin::default()
+        };
+        s.set_omega_at(-1.0, 0.25);
+        // 2 rad/s for 0.25 s, then −1 rad/s for 0.75 s: 0.5 − 0.75.
+        assert!((s.omega * 1.0 + s.shift - (-0.25)).abs() < 1e-15);
     }
 }
