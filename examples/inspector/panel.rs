@@ -460,35 +460,33 @@ fn selection_section(ui: &mut egui::Ui, e: &mut Editables) {
                 ui.add(egui::DragValue::new(&mut spin.0).speed(0.1));
                 ui.end_row();
                 ui.label("restitution");
-                match restitution {
-                    Some(mut r) => {
-                        ui.add(egui::Slider::new(&mut r.0, 0.0..=1.0));
-                    }
-                    None => {
-                        if ui.button("override default").clicked() {
-                            e.commands
-                                .entity(entity)
-                                .insert(Restitution(e.config.default_restitution));
-                        }
-                    }
+                let own = restitution.map(|r| r.map_unchanged(|r| &mut r.0));
+                if override_slider(ui, own, 1.0) {
+                    let default = Restitution(e.config.default_restitution);
+                    e.commands.entity(entity).insert(default);
                 }
                 ui.end_row();
                 ui.label("friction μ");
-                match friction {
-                    Some(mut f) => {
-                        ui.add(egui::Slider::new(&mut f.0, 0.0..=2.0));
-                    }
-                    None => {
-                        if ui.button("override default").clicked() {
-                            e.commands
-                                .entity(entity)
-                                .insert(Friction(e.config.default_friction));
-                        }
-                    }
+                let own = friction.map(|f| f.map_unchanged(|f| &mut f.0));
+                if override_slider(ui, own, 2.0) {
+                    let default = Friction(e.config.default_friction);
+                    e.commands.entity(entity).insert(default);
                 }
                 ui.end_row();
             });
         });
+}
+
+/// A slider from 0 to `max` for a body's own value, or, for a body that takes the
+/// config's default, an "override default" button; true when that button was clicked.
+fn override_slider(ui: &mut egui::Ui, own: Option<Mut<f32>>, max: f32) -> bool {
+    match own {
+        Some(mut value) => {
+            ui.add(egui::Slider::new(&mut *value, 0.0..=max));
+            false
+        }
+        None => ui.button("override default").clicked(),
+    }
 }
 
 fn stats_section(
