@@ -194,6 +194,17 @@ fn non_negative(x: f32) -> bool {
     x.is_finite() && x >= 0.0
 }
 
+/// Whether a friction coefficient is usable: not NaN and ≥ 0 (infinite friction is
+/// allowed: it never slips).
+fn friction_ok(x: f32) -> bool {
+    x >= 0.0
+}
+
+/// `x` in double precision if `ok(x)`, else 0.
+fn or_zero(x: f32, ok: fn(f32) -> bool) -> f64 {
+    if ok(x) { f64::from(x) } else { 0.0 }
+}
+
 /// Whether a setting that must be a finite positive number is one.
 fn positive(x: f32) -> bool {
     x.is_finite() && x > 0.0
@@ -230,11 +241,7 @@ impl CircleCollideConfig {
                 min: dvec(a.min.min(a.max)),
                 max: dvec(a.min.max(a.max)),
                 restitution: f64::from(a.restitution.clamp(0.0, 1.0)),
-                friction: if a.friction >= 0.0 {
-                    f64::from(a.friction)
-                } else {
-                    0.0
-                },
+                friction: or_zero(a.friction, friction_ok),
             }),
             restitution_combine: self.restitution_combine.to_core(),
             friction_combine: self.friction_combine.to_core(),
@@ -265,17 +272,10 @@ impl CircleCollideConfig {
     /// Friction and rolling resistance in force for bodies without their own (invalid
     /// values mean 0; the core checks each body's again).
     pub fn effective_default_surface(&self) -> (f64, f64) {
-        let friction = if self.default_friction >= 0.0 {
-            f64::from(self.default_friction)
-        } else {
-            0.0
-        };
-        let rolling = if non_negative(self.default_rolling_resistance) {
-            f64::from(self.default_rolling_resistance)
-        } else {
-            0.0
-        };
-        (friction, rolling)
+        (
+            or_zero(self.default_friction, friction_ok),
+            or_zero(self.default_rolling_resistance, non_negative),
+        )
     }
 
     /// Restitution in force for bodies without their own: `default_restitution` clamped
@@ -335,14 +335,14 @@ impl CircleCollideConfig {
                     arena.restitution
                 ));
             }
-            if arena.friction.is_nan() || arena.friction < 0.0 {
+            if !friction_ok(arena.friction) {
                 out.push(format!(
                     "arena friction {} is not a non-negative number (using 0)",
                     arena.friction
                 ));
             }
         }
-        if self.default_friction.is_nan() || self.default_friction < 0.0 {
+        if !friction_ok(self.default_friction) {
             out.push(format!(
                 "default_friction {} is not a non-negative number (using 0)",
                 self.default_friction
