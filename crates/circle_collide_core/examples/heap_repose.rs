@@ -27,9 +27,7 @@ fn main() {
         sim.step(scenes::DT);
         times.push(start.elapsed().as_secs_f64() * 1e3);
         let b = sim.bodies();
-        let ke: f64 = (0..b.len())
-            .map(|i| 0.5 * b.velocity(i).length_squared() / b.inverse_mass(i))
-            .sum();
+        let ke = b.kinetic_energy();
         let settled = step >= heap.pour_steps() && ke <= 1e-6 * n as f64 * 9.81 * 0.5;
         match (settled_at, settled) {
             (None, true) => settled_at = Some(step),
