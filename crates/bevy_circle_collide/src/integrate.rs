@@ -135,7 +135,12 @@ pub(crate) fn integrate(
                 f64::from(sleep.rest_time)
             },
             angular_velocity: omega,
-            angle: f64::from(transform.rotation.to_euler(EulerRot::ZYX).0),
+            // Most bodies were never turned: skip the trigonometry for them.
+            angle: if transform.rotation == Quat::IDENTITY {
+                0.0
+            } else {
+                f64::from(transform.rotation.to_euler(EulerRot::ZYX).0)
+            },
             friction: friction.map_or(default_friction, |f| f64::from(f.0)),
             rolling_resistance: rolling.map_or(default_rolling, |c| f64::from(c.0)),
             inertia: inertia.map(|i| f64::from(i.0)),
