@@ -34,16 +34,17 @@ fn main() {
     let centre = DVec2::splat(0.5 * scenes::gas_side(n, 0.3));
     let (mut times, mut fallbacks, mut most_left, mut impacts, mut contacts) =
         (Vec::new(), 0, 0, 0, 0);
+    let mut phases = common::PhaseTimes::default();
+    let mut cold = 0;
     for _ in 0..steps {
         scenes::steer_crowd(&mut sim, centre);
-        let start = std::time::Instant::now();
-        sim.step(scenes::DT);
-        times.push(start.elapsed().as_secs_f64() * 1e3);
+        times.push(phases.step(&mut sim, scenes::DT));
         let s = sim.stats();
         fallbacks += usize::from(s.fallback);
         most_left = most_left.max(s.overlaps_left);
         impacts += s.impacts;
         contacts += s.resting_contacts;
+        cold += s.cold_restarts;
     }
     let b = sim.bodies();
     let deepest = (sim.candidate_pairs().iter())
@@ -62,6 +63,11 @@ fn main() {
         contacts as f64 / steps as f64,
         impacts as f64 / steps as f64,
         sim.stats().kinetic_energy,
+    );
+    println!("  cold restarts of the contact solver: {cold} of {steps} steps");
+    println!(
+        "  late-half phase medians (ms): {}",
+        phases.medians(steps / 2)
     );
     common::print_heap_bytes(&sim);
     common::print_state_fingerprint(&sim);

@@ -10,9 +10,8 @@
 mod common;
 
 use circle_collide_core::parallel::Executor;
-use circle_collide_core::{Simulation, scenes};
+use circle_collide_core::scenes;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Runs jobs on `.0` scoped standard threads (the caller's included), round robin.
 struct Threads(usize);
@@ -32,18 +31,6 @@ impl Executor for Threads {
     }
 }
 
-/// One phase of a step.
-type Phase = fn(&mut Simulation);
-
-/// The five phases, in order, with their names.
-const PHASES: [(&str, Phase); 5] = [
-    ("integrate", |s| s.integrate(scenes::DT)),
-    ("broad", Simulation::broad_phase),
-    ("narrow", Simulation::narrow_phase),
-    ("impacts", Simulation::solve_impacts),
-    ("resolve", Simulation::resolve),
-];
-
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -61,26 +48,15 @@ fn main() {
     sim.set_executor(Arc::new(Threads(threads.max(1))));
     let e0 = sim.bodies().kinetic_energy();
     let mut totals = Vec::with_capacity(steps);
-    let mut phases = vec![Vec::with_capacity(steps); PHASES.len()];
+    let mut phases = common::PhaseTimes::default();
     let (mut impacts, mut stale, mut pairs) = (0, 0, 0);
     for _ in 0..steps {
-        let start = Instant::now();
-        for ((_, phase), times) in PHASES.iter().zip(&mut phases) {
-            let t = Instant::now();
-            phase(&mut sim);
-            times.push(t.elapsed().as_secs_f64() * 1e3);
-        }
-        totals.push(start.elapsed().as_secs_f64() * 1e3);
+        totals.push(phases.step(&mut sim, scenes::DT));
         impacts += sim.stats().impacts;
         stale += sim.stats().stale_events;
         pairs += sim.stats().candidate_pairs;
     }
     let mean = totals.iter().sum::<f64>() / steps as f64;
-    let split: Vec<String> = PHASES
-        .iter()
-        .zip(&mut phases)
-        .map(|((name, _), times)| format!("{name} {:.3}", median(times)))
-        .collect();
     println!(
         "gas N = {n}, {threads} thread(s): cell {:.3}, {steps} steps, median {:.3} ms, mean {mean:.3} ms, worst {:.3} ms, {:.0} impacts/step ({:.0} stale predictions, {:.0} candidate pairs), |ΔE|/E {:.1e}\n  phase medians (ms): {}",
         sim.grid_cell_size(),
@@ -90,7 +66,7 @@ fn main() {
         stale as f64 / steps as f64,
         pairs as f64 / steps as f64,
         (sim.bodies().kinetic_energy() / e0 - 1.0).abs(),
-        split.join(", ")
+        phases.medians(0)
     );
     common::print_heap_bytes(&sim);
     common::print_state_fingerprint(&sim);

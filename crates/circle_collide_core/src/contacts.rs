@@ -207,27 +207,27 @@ pub(crate) struct SolverContact {
     /// Body index, or a wall code.
     pub(crate) b: u32,
     /// Unit normal from `a` towards `b`.
-    normal: DVec2,
+    pub(crate) normal: DVec2,
     /// Whether the contact is a pressing one closing faster than the resting speed.
-    pressing_fast: bool,
+    pub(crate) pressing_fast: bool,
     /// Closing speed at the start of the step.
-    closing: f64,
+    pub(crate) closing: f64,
     /// Contact point.
-    point: DVec2,
+    pub(crate) point: DVec2,
     /// Impulse it started with (the warm start).
-    warm: f64,
+    pub(crate) warm: f64,
     /// Impulse accumulated over the passes, the warm start included.
     pub(crate) accumulated: f64,
     /// The pair's Coulomb coefficient (0: smooth, no friction pass).
-    mu: f64,
+    pub(crate) mu: f64,
     /// The pair's rolling-resistance lever: coefficient × the smaller radius (0: none).
-    rolling: f64,
+    pub(crate) rolling: f64,
     /// Friction impulse along the tangent: the warm start, then accumulated.
-    tangent_warm: f64,
-    tangent: f64,
+    pub(crate) tangent_warm: f64,
+    pub(crate) tangent: f64,
     /// Rolling-resistance angular impulse on `b`: the warm start, then accumulated.
-    roll_warm: f64,
-    roll: f64,
+    pub(crate) roll_warm: f64,
+    pub(crate) roll: f64,
 }
 
 impl Simulation {
@@ -280,13 +280,14 @@ impl Simulation {
                 .sum::<f64>()
         };
         let e0 = energy(self);
-        self.warm_start();
-        self.run_contact_passes(self.config.contact_iterations);
+        let external = self.stats.external_impulse;
+        self.run_contact_passes(self.config.contact_iterations, true);
         if !self.memory.is_empty() && energy(self) > e0 * (1.0 + 1e-12) + f64::MIN_POSITIVE {
             // Last step's impulses did not fit this step's contacts (a body wedged
             // between nearly opposite contacts, say) and the passes could not take them
             // back: solve again from zero, which never adds energy.
             self.stats.cold_restarts += 1;
+            self.stats.external_impulse = external;
             for &(i, v, omega) in &before {
                 self.bodies.hot[i as usize].vel = v;
                 self.bodies.spin[i as usize].omega = omega;
@@ -296,7 +297,7 @@ impl Simulation {
                 c.tangent = 0.0;
                 c.roll = 0.0;
             }
-            self.run_contact_passes(self.config.contact_iterations);
+            self.run_contact_passes(self.config.contact_iterations, false);
         }
         self.solver_velocities = before;
         self.landed = landed;
@@ -351,7 +352,7 @@ impl Simulation {
         self.resting.clear();
         self.solver_pairs.clear();
         self.gather_contacts(true);
-        self.run_contact_passes(2 * self.config.contact_iterations.max(4));
+        self.run_contact_passes(2 * self.config.contact_iterations.max(4), false);
     }
 
     /// Lists the contacts of the solver: the slow narrow-phase contacts at the start of
@@ -499,170 +500,26 @@ impl Simulation {
         }
     }
 
-    /// Applies each contact's remembered impulse before the passes.
-    fn warm_start(&mut self) {
-        for k in 0..self.resting.len() {
-            let c = self.resting[k];
-            if c.warm > 0.0 {
-                self.apply_impulse(k, c.warm);
-            }
-            if c.tangent_warm != 0.0 {
-                self.apply_tangent_impulse(k, c.tangent_warm);
-            }
-            if c.roll_warm != 0.0 {
-                self.apply_rolling_impulse(k, c.roll_warm);
-            }
+    /// `passes` Gauss–Seidel passes over the contacts (after their warm starts with
+    /// `warm`), on the packed rows of
+    /// [`ContactRows`](crate::contact_rows::ContactRows); then, if configured and under
+    /// gravity, the shock-propagation pass and [`SETTLE_PASSES`] more passes.
+    fn run_contact_passes(&mut self, passes: u32, warm: bool) {
+        let mut rows = std::mem::take(&mut self.rows);
+        rows.load(&self.resting, &self.bodies);
+        if warm {
+            rows.warm_start(&self.resting);
         }
-    }
-
-    /// Adds `delta` to contact `k`'s accumulated impulse and to its bodies' velocities.
-    fn apply_impulse(&mut self, k: usize, delta: f64) {
-        let c = &mut self.resting[k];
-        c.accumulated += delta;
-        let (a, b, n) = (c.a as usize, c.b as usize, c.normal);
-        let bodies = &mut self.bodies;
-        let wa = bodies.hot[a].inv_mass;
-        let wb = if code_wall(c.b).is_some() {
-            0.0
-        } else {
-            bodies.hot[b].inv_mass
-        };
-        bodies.hot[a].vel -= n * (delta * wa);
-        if wb > 0.0 {
-            bodies.hot[b].vel += n * (delta * wb);
-        }
-        // Support from a wall or a static body: what the dynamic one receives.
-        if wb == 0.0 {
-            self.stats.external_impulse -= n * delta;
-        } else if wa == 0.0 {
-            self.stats.external_impulse += n * delta;
-        }
-    }
-
-    /// Adds `delta` to contact `k`'s friction impulse (on `b` along the tangent, on `a`
-    /// against it) and to its bodies' velocities and spins.
-    fn apply_tangent_impulse(&mut self, k: usize, delta: f64) {
-        let c = &mut self.resting[k];
-        c.tangent += delta;
-        let (a, t) = (c.a as usize, crate::friction::tangent(c.normal));
-        let bodies = &mut self.bodies;
-        let (wa, ra) = (bodies.hot[a].inv_mass, bodies.hot[a].radius);
-        bodies.hot[a].vel -= t * (delta * wa);
-        let sa = &mut bodies.spin[a];
-        sa.omega -= delta * ra * sa.inv_inertia;
-        let mut wb = 0.0;
-        if code_wall(c.b).is_none() {
-            let b = c.b as usize;
-            wb = bodies.hot[b].inv_mass;
-            let rb = bodies.hot[b].radius;
-            bodies.hot[b].vel += t * (delta * wb);
-            let sb = &mut bodies.spin[b];
-            sb.omega -= delta * rb * sb.inv_inertia;
-        }
-        if wb == 0.0 {
-            self.stats.external_impulse -= t * delta;
-        } else if wa == 0.0 {
-            self.stats.external_impulse += t * delta;
-        }
-    }
-
-    /// Adds `delta` to contact `k`'s rolling-resistance angular impulse (on `b`; its
-    /// opposite on `a`).
-    fn apply_rolling_impulse(&mut self, k: usize, delta: f64) {
-        let c = &mut self.resting[k];
-        c.roll += delta;
-        let spin = &mut self.bodies.spin;
-        let a = c.a as usize;
-        spin[a].omega -= delta * spin[a].inv_inertia;
-        if code_wall(c.b).is_none() {
-            let b = c.b as usize;
-            spin[b].omega += delta * spin[b].inv_inertia;
-        }
-    }
-
-    /// `passes` Gauss–Seidel passes; then, if configured and under gravity, the
-    /// shock-propagation pass and [`SETTLE_PASSES`] more Gauss–Seidel passes.
-    fn run_contact_passes(&mut self, passes: u32) {
-        for _ in 0..passes {
-            self.gauss_seidel_pass();
-        }
+        rows.passes(passes);
+        self.stats.external_impulse += rows.store(&mut self.resting, &mut self.bodies);
         let up = -self.config.gravity.normalize_or_zero();
         if self.config.shock_propagation && up != DVec2::ZERO {
             self.shock_by_body(up);
-            for _ in 0..SETTLE_PASSES {
-                self.gauss_seidel_pass();
-            }
+            rows.load(&self.resting, &self.bodies);
+            rows.passes(SETTLE_PASSES);
+            self.stats.external_impulse += rows.store(&mut self.resting, &mut self.bodies);
         }
-    }
-
-    /// One Gauss–Seidel pass over every contact, in list order: its normal impulse, then
-    /// (rough contacts) its friction and rolling resistance within the new normal
-    /// impulse's cones.
-    fn gauss_seidel_pass(&mut self) {
-        for k in 0..self.resting.len() {
-            self.contact_pass(k);
-            let (mu, rolling) = (self.resting[k].mu, self.resting[k].rolling);
-            if mu > 0.0 {
-                self.friction_pass(k);
-            }
-            if rolling > 0.0 {
-                self.rolling_pass(k);
-            }
-        }
-    }
-
-    /// One accumulated friction impulse on contact `k`, aiming at no slip, within
-    /// `|λt| ≤ μ λn`.
-    fn friction_pass(&mut self, k: usize) {
-        use crate::friction::{slip, tangent_inverse_mass};
-        let c = self.resting[k];
-        let (a, hot, spin) = (c.a as usize, &self.bodies.hot, &self.bodies.spin);
-        let (va, ra, oa, wa, ka) = (
-            hot[a].vel,
-            hot[a].radius,
-            spin[a].omega,
-            hot[a].inv_mass,
-            spin[a].inv_inertia,
-        );
-        let (vb, rb, ob, wb, kb) = match code_wall(c.b) {
-            Some(_) => (DVec2::ZERO, 0.0, 0.0, 0.0, 0.0),
-            None => {
-                let b = c.b as usize;
-                let (h, s) = (&hot[b], &spin[b]);
-                (h.vel, h.radius, s.omega, h.inv_mass, s.inv_inertia)
-            }
-        };
-        let w = tangent_inverse_mass(wa, ka, ra, wb, kb, rb);
-        if w <= 0.0 {
-            return;
-        }
-        let u = slip(va, oa, ra, vb, ob, rb, c.normal);
-        let cap = if c.accumulated > 0.0 {
-            c.mu * c.accumulated
-        } else {
-            0.0
-        };
-        let total = (c.tangent - u / w).clamp(-cap, cap);
-        self.apply_tangent_impulse(k, total - c.tangent);
-    }
-
-    /// One accumulated rolling-resistance impulse on contact `k`, aiming at no relative
-    /// rolling, within `c · r · λn`.
-    fn rolling_pass(&mut self, k: usize) {
-        let c = self.resting[k];
-        let spin = &self.bodies.spin;
-        let a = c.a as usize;
-        let (ob, kb) = match code_wall(c.b) {
-            Some(_) => (0.0, 0.0),
-            None => (spin[c.b as usize].omega, spin[c.b as usize].inv_inertia),
-        };
-        let kk = spin[a].inv_inertia + kb;
-        if kk <= 0.0 {
-            return;
-        }
-        let cap = c.rolling * c.accumulated.max(0.0);
-        let total = (c.roll - (ob - spin[a].omega) / kk).clamp(-cap, cap);
-        self.apply_rolling_impulse(k, total - c.roll);
+        self.rows = rows;
     }
 
     /// Bottom-up shock propagation by body: each dynamic body, lowest first, is given
@@ -792,27 +649,6 @@ impl Simulation {
             }
         }
         self.impacts[start..].sort_by_key(|i| (i.a, other_key(i.other)));
-    }
-
-    /// One accumulated, clamped impulse on contact `k` so that it stops closing.
-    fn contact_pass(&mut self, k: usize) {
-        let c = self.resting[k];
-        let (a, b) = (c.a as usize, c.b as usize);
-        let wall = code_wall(c.b).is_some();
-        let hot = &self.bodies.hot;
-        let (va, wa) = (hot[a].vel, hot[a].inv_mass);
-        let (vb, wb) = if wall {
-            (DVec2::ZERO, 0.0)
-        } else {
-            (hot[b].vel, hot[b].inv_mass)
-        };
-        let w = wa + wb;
-        if w == 0.0 {
-            return;
-        }
-        let closing = (va - vb).dot(c.normal);
-        let total = (c.accumulated + closing / w).max(0.0);
-        self.apply_impulse(k, total - c.accumulated);
     }
 }
 

@@ -33,6 +33,7 @@ pub mod bodies;
 pub mod body;
 mod broad_phase;
 pub mod config;
+mod contact_rows;
 pub mod contacts;
 pub mod events;
 pub mod filter;

@@ -72,6 +72,8 @@ pub struct Simulation {
     pub(crate) dt: f64,
     pub(crate) scratch: Vec<usize>,
     pub(crate) resting: Vec<crate::contacts::SolverContact>,
+    /// The contact solver's packed bodies and rows (scratch).
+    pub(crate) rows: crate::contact_rows::ContactRows,
     /// The slow contacts of the last step with their impulses (warm start, pressing).
     pub(crate) memory: crate::contacts::ContactMemory,
     /// This step's solver contacts `(body, body or wall code)`, sorted.

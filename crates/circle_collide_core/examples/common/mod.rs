@@ -1,4 +1,5 @@
 //! Shared by the core's examples.
+#![allow(dead_code)] // each example uses its own part of this module
 
 use circle_collide_core::Simulation;
 
@@ -23,4 +24,49 @@ pub fn print_state_fingerprint(sim: &Simulation) {
         (v.x.to_bits(), v.y.to_bits()).hash(&mut hasher);
     }
     println!("  state fingerprint: {:016x}", hasher.finish());
+}
+
+/// One phase of a step.
+pub type Phase = fn(&mut Simulation, f64);
+
+/// The five phases of [`Simulation::step`], in order, with their names.
+pub const PHASES: [(&str, Phase); 5] = [
+    ("integrate", Simulation::integrate),
+    ("broad", |s, _| s.broad_phase()),
+    ("narrow", |s, _| s.narrow_phase()),
+    ("impacts", |s, _| s.solve_impacts()),
+    ("resolve", |s, _| s.resolve()),
+];
+
+/// Per-phase step times in ms, one list per phase of [`PHASES`].
+#[derive(Default)]
+pub struct PhaseTimes(pub Vec<Vec<f64>>);
+
+impl PhaseTimes {
+    /// Runs one step of `dt` phase by phase, timing each; returns the whole step's ms.
+    pub fn step(&mut self, sim: &mut Simulation, dt: f64) -> f64 {
+        self.0.resize(PHASES.len(), Vec::new());
+        let start = std::time::Instant::now();
+        for ((_, phase), times) in PHASES.iter().zip(&mut self.0) {
+            let t = std::time::Instant::now();
+            phase(sim, dt);
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        start.elapsed().as_secs_f64() * 1e3
+    }
+
+    /// "name median, …" over the steps from `from` on (ms).
+    pub fn medians(&self, from: usize) -> String {
+        let split: Vec<String> = (PHASES.iter().zip(&self.0))
+            .map(|((name, _), times)| {
+                let mut late = times[from.min(times.len())..].to_vec();
+                late.sort_by(f64::total_cmp);
+                format!(
+                    "{name} {:.3}",
+                    late.get(late.len() / 2).copied().unwrap_or(0.0)
+                )
+            })
+            .collect();
+        split.join(", ")
+    }
 }
