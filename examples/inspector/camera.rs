@@ -115,7 +115,8 @@ fn pick(
     buttons: Res<ButtonInput<MouseButton>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), Without<PrimaryEguiContext>>,
-    circles: Query<(Entity, &Transform, &CircleCollider)>,
+    circles: Query<(&Transform, &CircleCollider)>,
+    spatial: SpatialQuery,
     mut inspector: ResMut<Inspector>,
 ) {
     let (cam, cam_transform) = camera.into_inner();
@@ -130,10 +131,15 @@ fn pick(
     let Ok(world) = cam.viewport_to_world_2d(cam_transform, cursor) else {
         return;
     };
-    inspector.selected = circles
-        .iter()
-        .map(|(e, t, c)| (e, t.translation.truncate().distance(world) - c.radius))
-        .filter(|(_, gap)| *gap <= 0.0)
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(e, _)| e);
+    // The circles under the cursor (the plugin's point query, through its grid); of
+    // several, the one whose edge is farthest from the cursor.
+    let depth = |e: Entity| {
+        circles.get(e).map_or(f32::INFINITY, |(t, c)| {
+            t.translation.truncate().distance(world) - c.radius
+        })
+    };
+    // (The query sees the last step; a circle despawned since is skipped.)
+    inspector.selected = (spatial.point(world, &default()).into_iter())
+        .filter(|&e| circles.contains(e))
+        .min_by(|&a, &b| depth(a).total_cmp(&depth(b)));
 }

@@ -114,6 +114,7 @@ pub mod preset;
 mod resolve;
 mod schedule;
 mod sleep;
+mod spatial_query;
 mod tasks;
 mod time_of_impact;
 mod touch;
@@ -137,6 +138,7 @@ pub use narrow_phase::NarrowPhasePlugin;
 pub use resolve::ResolvePlugin;
 pub use schedule::CircleCollideSystems;
 pub use sleep::SleepState;
+pub use spatial_query::{RayHit, SpatialQuery, SpatialQueryFilter};
 pub use tasks::{ComputeTaskPoolExecutor, task_pool_options};
 pub use time_of_impact::TimeOfImpactPlugin;
 pub use world::CircleCollideWorld;
@@ -154,7 +156,7 @@ pub mod prelude {
         CollisionDiagnostics, CollisionEnded, CollisionEvent, CollisionEventsEnabled, CollisionHit,
         CollisionLayers, CollisionStarted, CollisionTarget, CombineRule, ContactMemory, Friction,
         IgnoredCollisions, Mass, MomentOfInertia, Restitution, RollingResistance, Sensor,
-        SleepState, Velocity,
+        SleepState, SpatialQuery, SpatialQueryFilter, Velocity,
     };
     pub use circle_collide_core::Wall;
 }

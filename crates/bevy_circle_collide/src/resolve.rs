@@ -59,6 +59,7 @@ pub(crate) fn resolve(
     let start = std::time::Instant::now();
     let world = &mut *world;
     world.sim.resolve();
+    world.query_index = std::sync::OnceLock::new();
     // Many bodies outside the arena in one step (at least three, and a tenth of them)
     // is the arena's problem — too small, or away from the bodies: one warning, not one
     // per entity, for them and for the deep overlaps of that step and of the steps right

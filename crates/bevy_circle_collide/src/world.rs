@@ -46,6 +46,9 @@ pub struct CircleCollideWorld {
     /// Whether this step's deep overlaps belong to a jam that started with many bodies
     /// pushed into the arena (their warnings are folded into the arena's).
     pub(crate) arena_jam: bool,
+    /// The spatial queries' index of the last step's circles, built on the first query
+    /// after the step ([`SpatialQuery`](crate::SpatialQuery)).
+    pub(crate) query_index: std::sync::OnceLock<circle_collide_core::query::SpatialIndex>,
 }
 
 impl Default for CircleCollideWorld {
@@ -67,6 +70,7 @@ impl Default for CircleCollideWorld {
             config_warned: Vec::new(),
             arena_warned: false,
             arena_jam: false,
+            query_index: std::sync::OnceLock::new(),
         }
     }
 }
@@ -98,6 +102,7 @@ impl CircleCollideWorld {
     /// Mutable access to the core simulation, for a phase system that replaces one of
     /// the plugin's.
     pub fn simulation_mut(&mut self) -> &mut Simulation {
+        self.query_index = std::sync::OnceLock::new();
         &mut self.sim
     }
 

@@ -52,6 +52,7 @@ mod pair_sort;
 pub mod parabolic_toi;
 pub mod parallel;
 mod push_out;
+pub mod query;
 mod queue;
 pub mod resolve;
 pub mod scenes;
