@@ -7,6 +7,8 @@ use bevy::input::mouse::{AccumulatedMouseMotion, AccumulatedMouseScroll};
 use bevy::prelude::*;
 use bevy::render::render_resource::BlendState;
 use bevy::window::PrimaryWindow;
+use bevy_circle_collide::core::Layers;
+use bevy_circle_collide::core::query::{QueryFilter, SpatialIndex};
 use bevy_circle_collide::prelude::*;
 use bevy_egui::{EguiGlobalSettings, PrimaryEguiContext};
 
@@ -115,8 +117,7 @@ fn pick(
     buttons: Res<ButtonInput<MouseButton>>,
     window: Single<&Window, With<PrimaryWindow>>,
     camera: Single<(&Camera, &GlobalTransform), Without<PrimaryEguiContext>>,
-    circles: Query<(&Transform, &CircleCollider)>,
-    spatial: SpatialQuery,
+    circles: Query<(Entity, &Transform, &CircleCollider)>,
     mut inspector: ResMut<Inspector>,
 ) {
     let (cam, cam_transform) = camera.into_inner();
@@ -131,15 +132,25 @@ fn pick(
     let Ok(world) = cam.viewport_to_world_2d(cam_transform, cursor) else {
         return;
     };
-    // The circles under the cursor (the plugin's point query, through its grid); of
-    // several, the one whose edge is farthest from the cursor.
-    let depth = |e: Entity| {
-        circles.get(e).map_or(f32::INFINITY, |(t, c)| {
-            t.translation.truncate().distance(world) - c.radius
-        })
-    };
-    // (The query sees the last step; a circle despawned since is skipped.)
-    inspector.selected = (spatial.point(world, &default()).into_iter())
-        .filter(|&e| circles.contains(e))
-        .min_by(|&a, &b| depth(a).total_cmp(&depth(b)));
+    // The circles under the cursor, by the core's point query over the circles where they
+    // are drawn now (the plugin's `SpatialQuery` sees the last physics step, and the
+    // inspector is often paused, or was just respawned); of several, the one whose edge is
+    // farthest from the cursor.
+    let listed: Vec<(Entity, Vec2, f32)> = (circles.iter())
+        .map(|(e, t, c)| (e, t.translation.truncate(), c.radius))
+        .collect();
+    let index = SpatialIndex::from_circles(
+        (listed.iter())
+            .map(|&(_, p, r)| (p.as_dvec2(), f64::from(r)))
+            .collect(),
+        vec![Layers::ALL; listed.len()],
+        vec![false; listed.len()],
+        None,
+    );
+    let depth = |k: u32| listed[k as usize].1.distance(world) - listed[k as usize].2;
+    inspector.selected = (index
+        .point(world.as_dvec2(), &QueryFilter::default())
+        .into_iter())
+    .min_by(|&a, &b| depth(a).total_cmp(&depth(b)))
+    .map(|k| listed[k as usize].0);
 }
