@@ -3,6 +3,7 @@
 
 use crate::CircleCollideWorld;
 use bevy::ecs::system::SystemParam;
+use bevy::math::DVec2;
 use bevy::prelude::*;
 use circle_collide_core::Wall;
 use circle_collide_core::query::{CastHit, QueryFilter, QueryTarget, SpatialIndex};
@@ -169,11 +170,7 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &SpatialQueryFilter,
     ) -> Option<RayHit> {
-        let (o, d, max) = (
-            origin.as_dvec2(),
-            direction.as_dvec2(),
-            f64::from(max_distance),
-        );
+        let (o, d, max) = ray(origin, direction, max_distance);
         self.with_filter(filter, |f| self.index().ray_cast(o, d, max, f))
             .map(|h| self.hit(h))
     }
@@ -187,11 +184,7 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &SpatialQueryFilter,
     ) -> Vec<RayHit> {
-        let (o, d, max) = (
-            origin.as_dvec2(),
-            direction.as_dvec2(),
-            f64::from(max_distance),
-        );
+        let (o, d, max) = ray(origin, direction, max_distance);
         let hits = self.with_filter(filter, |f| self.index().ray_cast_all(o, d, max, f));
         hits.into_iter().map(|h| self.hit(h)).collect()
     }
@@ -207,11 +200,7 @@ impl SpatialQuery<'_> {
         max_distance: f32,
         filter: &SpatialQueryFilter,
     ) -> Option<RayHit> {
-        let (o, d, max) = (
-            origin.as_dvec2(),
-            direction.as_dvec2(),
-            f64::from(max_distance),
-        );
+        let (o, d, max) = ray(origin, direction, max_distance);
         let r = f64::from(radius);
         self.with_filter(filter, |f| self.index().circle_cast(o, r, d, max, f))
             .map(|h| self.hit(h))
@@ -234,4 +223,13 @@ impl SpatialQuery<'_> {
         let (lo, hi) = (min.as_dvec2(), max.as_dvec2());
         self.entities(self.with_filter(filter, |f| self.index().aabb(lo, hi, f)))
     }
+}
+
+/// A ray's origin, direction and reach as the core takes them.
+fn ray(origin: Vec2, direction: Vec2, max_distance: f32) -> (DVec2, DVec2, f64) {
+    (
+        origin.as_dvec2(),
+        direction.as_dvec2(),
+        f64::from(max_distance),
+    )
 }

@@ -69,8 +69,6 @@ pub(crate) struct ContactRows {
     rows: Vec<Row>,
     /// Parallel to `rows` when any contact is rough, else empty.
     rough: Vec<RoughRow>,
-    /// Accumulated impulses when loaded: what the passes added is the difference.
-    loaded_acc: Vec<(f64, f64)>,
 }
 
 impl ContactRows {
@@ -83,7 +81,6 @@ impl ContactRows {
         self.members.push(u32::MAX);
         self.rows.clear();
         self.rough.clear();
-        self.loaded_acc.clear();
         let any_rough = contacts.iter().any(|c| c.mu > 0.0 || c.rolling > 0.0);
         for c in contacts {
             let sa = self.slot(c.a as usize, b);
@@ -103,7 +100,6 @@ impl ContactRows {
                 inv_w: if wa + wb > 0.0 { 1.0 / (wa + wb) } else { 0.0 },
                 acc: c.accumulated,
             });
-            self.loaded_acc.push((c.accumulated, c.tangent));
             if any_rough {
                 let (ra, ka) = (b.hot[c.a as usize].radius, b.spin[c.a as usize].inv_inertia);
                 let (rb, kb) = if wall {
@@ -162,39 +158,17 @@ impl ContactRows {
     /// normal impulse's cones.
     pub(crate) fn passes(&mut self, passes: u32) {
         for _ in 0..passes {
-            if self.rough.is_empty() {
-                self.smooth_pass();
-            } else {
-                for k in 0..self.rows.len() {
-                    self.normal_row(k);
-                    let r = self.rough[k];
-                    if r.mu > 0.0 {
+            for k in 0..self.rows.len() {
+                self.normal_row(k);
+                if let Some(&q) = self.rough.get(k) {
+                    if q.mu > 0.0 {
                         self.friction_row(k);
                     }
-                    if r.rolling > 0.0 {
+                    if q.rolling > 0.0 {
                         self.rolling_row(k);
                     }
                 }
             }
-        }
-    }
-
-    /// One pass over smooth rows only: [`normal_row`](Self::normal_row) for each,
-    /// written out so the loop keeps its rows and bodies in registers.
-    fn smooth_pass(&mut self) {
-        let bodies = &mut self.bodies;
-        for r in &mut self.rows {
-            if r.w == 0.0 {
-                continue;
-            }
-            let (a, b) = (r.a as usize, r.b as usize);
-            let closing = (bodies[a].vel - bodies[b].vel).dot(r.normal);
-            let total = (r.acc + closing * r.inv_w).max(0.0);
-            let delta = total - r.acc;
-            r.acc += delta;
-            let (wa, wb) = (bodies[a].inv_mass, bodies[b].inv_mass);
-            bodies[a].vel -= r.normal * (delta * wa);
-            bodies[b].vel += r.normal * (delta * wb);
         }
     }
 
@@ -281,14 +255,14 @@ impl ContactRows {
     pub(crate) fn store(&mut self, contacts: &mut [SolverContact], b: &mut Bodies) -> DVec2 {
         let mut external = DVec2::ZERO;
         for (k, c) in contacts.iter_mut().enumerate() {
+            // What the passes added since `load`: the contact still holds what it had.
             let r = &self.rows[k];
+            let mut given = r.normal * (r.acc - c.accumulated);
             c.accumulated = r.acc;
-            let (acc0, tangent0) = self.loaded_acc[k];
-            let mut given = r.normal * (r.acc - acc0);
             if let Some(q) = self.rough.get(k) {
+                given += tangent(r.normal) * (q.tangent - c.tangent);
                 c.tangent = q.tangent;
                 c.roll = q.roll;
-                given += tangent(r.normal) * (q.tangent - tangent0);
             }
             // Support from a wall or a static body: what the dynamic one receives.
             if self.bodies[r.b as usize].inv_mass == 0.0 {

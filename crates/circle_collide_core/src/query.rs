@@ -341,7 +341,7 @@ impl SpatialIndex {
         filter: &QueryFilter,
     ) -> Vec<CastHit> {
         let mut hits = Vec::new();
-        let Some(d) = unit(direction) else {
+        let Some(d) = direction.try_normalize() else {
             return hits;
         };
         if !origin.is_finite() {
@@ -399,7 +399,7 @@ impl SpatialIndex {
         max_distance: f64,
         filter: &QueryFilter,
     ) -> Option<CastHit> {
-        let d = unit(direction)?;
+        let d = direction.try_normalize()?;
         if !origin.is_finite() {
             return None;
         }
@@ -601,11 +601,6 @@ impl SpatialIndex {
         found.dedup();
         found
     }
-}
-
-/// `v` scaled to unit length, if it has a finite, non-zero length.
-fn unit(v: DVec2) -> Option<DVec2> {
-    v.try_normalize()
 }
 
 /// The first wall of `arena` a circle of `radius` at `o` moving along unit `d` touches:
