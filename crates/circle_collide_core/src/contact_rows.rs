@@ -11,7 +11,7 @@
 use crate::bodies::Bodies;
 use crate::contacts::SolverContact;
 use crate::friction::{slip, tangent, tangent_inverse_mass};
-use crate::queue::code_wall;
+use crate::queue::is_body;
 use glam::DVec2;
 
 /// A body as the passes see it.
@@ -84,7 +84,7 @@ impl ContactRows {
         let any_rough = contacts.iter().any(|c| c.mu > 0.0 || c.rolling > 0.0);
         for c in contacts {
             let sa = self.slot(c.a as usize, b);
-            let wall = code_wall(c.b).is_some();
+            let wall = !is_body(c.b);
             let sb = if wall { 0 } else { self.slot(c.b as usize, b) };
             let wa = b.hot[c.a as usize].inv_mass;
             let wb = if wall {

@@ -48,8 +48,8 @@
 //! step with sub-steps and relaxation) is said in `docs/contacts.md`.
 
 use crate::arena::Wall;
-use crate::events::{Impact, Other};
-use crate::queue::{code_wall, wall_code};
+use crate::events::{Impact, Other, static_other};
+use crate::queue::{code_segment, code_wall, is_body};
 use crate::simulation::Simulation;
 use glam::DVec2;
 
@@ -68,6 +68,8 @@ pub enum Partner {
     Body(u64),
     /// A wall of the arena.
     Wall(Wall),
+    /// A segment of the level, by its index (see [`Simulation::set_level`]).
+    Segment(u32),
 }
 
 /// A contact remembered from the last step: its bodies and the impulses it ended the
@@ -128,6 +130,12 @@ pub struct ContactMemory {
 }
 
 impl ContactMemory {
+    /// Drops the contacts with level segments (the level changed).
+    pub(crate) fn forget_segments(&mut self) {
+        self.contacts
+            .retain(|c| !matches!(c.b, Partner::Segment(_)));
+    }
+
     /// A memory holding `contacts`: each body pair is put in (lower key, higher key)
     /// order, the list is sorted, repeats keep their first entry, and contacts whose
     /// impulse is negative or not finite are dropped.
@@ -250,7 +258,7 @@ impl Simulation {
         landed.clear();
         for k in 0..self.resting.len() {
             let (a, b) = (self.resting[k].a, self.resting[k].b);
-            for i in std::iter::once(a).chain(code_wall(b).is_none().then_some(b)) {
+            for i in std::iter::once(a).chain(is_body(b).then_some(b)) {
                 // Once per body, however many contacts it is in.
                 if self.bodies.hot[i as usize].keep_box_once() {
                     self.contact_boxes
@@ -314,7 +322,7 @@ impl Simulation {
         pairs.clear();
         for c in &self.resting {
             self.bodies.hot[c.a as usize].mark_in_solver();
-            if code_wall(c.b).is_none() {
+            if is_body(c.b) {
                 self.bodies.hot[c.b as usize].mark_in_solver();
             }
             pairs.push((c.a, c.b));
@@ -334,10 +342,7 @@ impl Simulation {
         let h = &self.bodies.hot;
         h[i].in_solver()
             && !h[i].hit()
-            && code_wall(other).map_or_else(
-                || h[other as usize].in_solver() && !h[other as usize].hit(),
-                |_| true,
-            )
+            && (!is_body(other) || h[other as usize].in_solver() && !h[other as usize].hit())
             && self.solver_pairs.binary_search(&(i as u32, other)).is_ok()
     }
 
@@ -430,32 +435,28 @@ impl Simulation {
                 }
             }
         }
-        if let Some(arena) = self.config.arena {
+        if self.config.arena.is_some() || !self.level.is_empty() {
             for i in 0..b.len() {
                 let h = &b.hot[i];
                 if h.inv_mass == 0.0 || h.sensor() {
                     continue;
                 }
                 let margin = self.config.overlap_slop * h.radius;
-                // Most bodies are clear of every wall by more than the slop.
-                if arena.keeps_clear(h.pos, h.pos, h.radius + margin) {
-                    continue;
-                }
-                let e = combine.combine(b.restitution[i], arena.restitution);
-                for wall in Wall::ALL {
-                    if arena.depth(wall, h.pos, h.radius) < -margin {
-                        continue;
+                // Most bodies are clear of every wall and segment by more than the slop.
+                let here = (h.pos - h.radius, h.pos + h.radius);
+                self.visit_statics(i, (h.pos, vel(i)), here, margin, |touch| {
+                    if touch.depth < -margin {
+                        return;
                     }
-                    let n = wall.outward_normal();
+                    let n = touch.normal;
                     let closing = vel(i).dot(n);
-                    let warm = remembered(i, Partner::Wall(wall));
-                    if let Some(pressing_fast) = classify(closing, warm, e) {
-                        let point = arena.contact_point(wall, h.pos);
-                        let code = wall_code(wall);
-                        let fast = pressing_fast;
+                    let warm = remembered(i, static_partner(touch.code));
+                    let e = combine.combine(b.restitution[i], touch.restitution);
+                    if let Some(fast) = classify(closing, warm, e) {
+                        let (code, point) = (touch.code, touch.point);
                         list.push(contact(i as u32, code, n, point, closing, fast, warm));
                     }
-                }
+                });
             }
         }
         if !fallback {
@@ -470,16 +471,20 @@ impl Simulation {
     /// warm starts of friction are dropped.
     fn rough_contacts(&self, list: &mut [SolverContact]) {
         let b = &self.bodies;
-        let wall_friction = self.config.arena.map_or(0.0, |a| a.friction);
         let combine = self.config.friction_combine;
         for c in list {
             let (a, s) = (c.a as usize, &b.spin);
-            let (mu, rolling) = match code_wall(c.b) {
-                Some(_) if b.hot[a].rough() || wall_friction > 0.0 => (
+            let wall_friction = if is_body(c.b) {
+                0.0
+            } else {
+                self.static_material(c.b).1
+            };
+            let (mu, rolling) = match is_body(c.b) {
+                false if b.hot[a].rough() || wall_friction > 0.0 => (
                     combine.combine(s[a].friction, wall_friction),
                     combine.combine(s[a].rolling, 0.0) * b.hot[a].radius,
                 ),
-                None if b.hot[a].rough() || b.hot[c.b as usize].rough() => {
+                true if b.hot[a].rough() || b.hot[c.b as usize].rough() => {
                     let j = c.b as usize;
                     let radius = b.hot[a].radius.min(b.hot[j].radius);
                     (
@@ -537,7 +542,7 @@ impl Simulation {
             if c.normal.dot(up).abs() < 0.5 {
                 continue;
             }
-            let upper = if code_wall(c.b).is_some() || up.dot(hot[a].pos) >= up.dot(hot[b].pos) {
+            let upper = if !is_body(c.b) || up.dot(hot[a].pos) >= up.dot(hot[b].pos) {
                 a
             } else {
                 b
@@ -573,10 +578,12 @@ impl Simulation {
         for (s, &(_, _, k)) in supports[..count].iter().enumerate() {
             let c = &self.resting[k as usize];
             // Normal pointing from the support into `u`.
-            let (n, v_other) = match code_wall(c.b) {
-                Some(_) => (-c.normal, DVec2::ZERO),
-                None if c.a as usize == u => (-c.normal, hot[c.b as usize].vel),
-                None => (c.normal, hot[c.a as usize].vel),
+            let (n, v_other) = if !is_body(c.b) {
+                (-c.normal, DVec2::ZERO)
+            } else if c.a as usize == u {
+                (-c.normal, hot[c.b as usize].vel)
+            } else {
+                (c.normal, hot[c.a as usize].vel)
             };
             normals[s] = n;
             floor[s] = v_other.dot(n);
@@ -609,9 +616,10 @@ impl Simulation {
         kept.clear();
         kept.extend((self.resting.iter()).map(|c| KeptContact {
             a: keys[c.a as usize],
-            b: match code_wall(c.b) {
-                Some(wall) => Partner::Wall(wall),
-                None => Partner::Body(keys[c.b as usize]),
+            b: if is_body(c.b) {
+                Partner::Body(keys[c.b as usize])
+            } else {
+                static_partner(c.b)
             },
             impulse: c.accumulated,
             tangent_impulse: c.tangent,
@@ -627,17 +635,21 @@ impl Simulation {
         let resting_speed = self.resting_speed;
         for c in &self.resting {
             let (a, b) = (c.a as usize, c.b as usize);
-            let wb = if code_wall(c.b).is_some() {
-                0.0
-            } else {
+            let wb = if is_body(c.b) {
                 self.bodies.hot[b].inv_mass
+            } else {
+                0.0
             };
             let w = self.bodies.hot[a].inv_mass + wb;
             if c.pressing_fast && c.accumulated * w > resting_speed {
                 self.impacts.push(Impact {
                     time: 0.0,
                     a: c.a,
-                    other: code_wall(c.b).map_or(Other::Body(c.b), Other::Wall),
+                    other: if is_body(c.b) {
+                        Other::Body(c.b)
+                    } else {
+                        static_other(c.b)
+                    },
                     point: c.point,
                     normal: c.normal,
                     impulse: c.accumulated,
@@ -682,10 +694,19 @@ fn contact(
     }
 }
 
-/// Sort key of what an impact's body hit: bodies by index, then walls.
+/// Sort key of what an impact's body hit: bodies by index, then walls, then segments.
 fn other_key(other: Other) -> u64 {
     match other {
         Other::Body(j) => u64::from(j),
+        Other::Segment(s) => u64::from(u32::MAX) + 4 + u64::from(s),
         Other::Wall(w) => u64::from(u32::MAX) + w as u64,
+    }
+}
+
+/// The remembered partner of a static code (a wall or a segment).
+fn static_partner(code: u32) -> Partner {
+    match code_segment(code) {
+        Some(s) => Partner::Segment(s as u32),
+        None => Partner::Wall(code_wall(code).expect("a wall code")),
     }
 }

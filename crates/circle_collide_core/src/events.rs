@@ -11,6 +11,17 @@ pub enum Other {
     Body(u32),
     /// An arena wall.
     Wall(Wall),
+    /// A segment of the level geometry, by its index in
+    /// [`Level::segments`](crate::level::Level::segments).
+    Segment(u32),
+}
+
+/// What a static partner's code (a wall or a segment) names.
+pub(crate) fn static_other(code: u32) -> Other {
+    match crate::queue::code_segment(code) {
+        Some(s) => Other::Segment(s as u32),
+        None => Other::Wall(crate::queue::code_wall(code).expect("a wall code")),
+    }
 }
 
 /// One impact, as handled inside a step.

@@ -6,10 +6,10 @@
 //! keeps exact impacts; where a body rests on a support, it is held there instead of
 //! sinking on its parabola. See `docs/flight.md`.
 
-use crate::arena::Wall;
 use crate::contacts::SolverContact;
-use crate::queue::code_wall;
+use crate::queue::is_body;
 use crate::simulation::Simulation;
+use crate::statics::static_material;
 use glam::DVec2;
 
 impl Simulation {
@@ -30,7 +30,7 @@ impl Simulation {
         }
         // A contact that ended with no impulse neither held nor pushed anything.
         for c in self.resting.iter().filter(|c| c.accumulated > 0.0) {
-            let b_landed = code_wall(c.b).is_none() && groups.contains(c.b);
+            let b_landed = is_body(c.b) && groups.contains(c.b);
             match (groups.contains(c.a), b_landed) {
                 (true, true) => groups.join(c.a, c.b),
                 (true, false) => groups.hold(c.a),
@@ -59,14 +59,14 @@ impl Simulation {
         if g == DVec2::ZERO || self.config.resting_speed.is_some() {
             return;
         }
-        let arena_e = self.config.arena.map_or(0.0, |a| a.restitution);
         let combine = self.config.restitution_combine;
-        let free = |c: &SolverContact| match code_wall(c.b) {
-            Some(wall) => {
-                combine.combine(b.restitution[c.a as usize], arena_e) >= 1.0
-                    && g.dot(wall.outward_normal()) <= 0.0
+        let (level, arena) = (&self.level, self.config.arena);
+        let free = |c: &SolverContact| match is_body(c.b) {
+            false => {
+                let e = static_material(level, arena.as_ref(), c.b).0;
+                combine.combine(b.restitution[c.a as usize], e) >= 1.0 && g.dot(c.normal) <= 0.0
             }
-            None => {
+            true => {
                 let (i, j) = (c.a as usize, c.b as usize);
                 combine.combine(b.restitution[i], b.restitution[j]) >= 1.0
                     && b.hot[i].inv_mass > 0.0
@@ -80,11 +80,11 @@ impl Simulation {
         groups.reset(b.len());
         for c in list.iter() {
             groups.add(c.a);
-            match code_wall(c.b) {
-                Some(wall) if g.dot(wall.outward_normal()) > 0.0 => groups.hold(c.a),
-                Some(_) => {}
-                None if b.hot[c.b as usize].inv_mass == 0.0 => groups.hold(c.a),
-                None => {
+            match is_body(c.b) {
+                false if g.dot(c.normal) > 0.0 => groups.hold(c.a),
+                false => {}
+                true if b.hot[c.b as usize].inv_mass == 0.0 => groups.hold(c.a),
+                true => {
                     groups.add(c.b);
                     groups.join(c.a, c.b);
                 }
@@ -107,12 +107,13 @@ impl Simulation {
         }
     }
 
-    /// The resting speed of body `i` against `wall` (restitution `e`) in the event loop:
-    /// the pair's, except that the default one does not apply to an elastic flying body
-    /// against a wall gravity does not push it into.
+    /// The resting speed of body `i` against a wall or segment whose normal (from the
+    /// body into it) is `n` (restitution `e`) in the event loop: the pair's, except that
+    /// the default one does not apply to an elastic flying body against a wall gravity
+    /// does not push it into.
     #[inline]
-    pub(crate) fn wall_resting_speed(&self, i: usize, wall: Wall, e: f64) -> f64 {
-        let pressed = self.bodies.gravity.dot(wall.outward_normal()) > 0.0;
+    pub(crate) fn static_resting_speed(&self, i: usize, n: DVec2, e: f64) -> f64 {
+        let pressed = self.bodies.gravity.dot(n) > 0.0;
         if e >= 1.0
             && self.config.resting_speed.is_none()
             && self.bodies.hot[i].flying()
@@ -139,15 +140,17 @@ impl Simulation {
         let slow = |approach: f64, e: f64| {
             approach.abs() <= self.config.pair_resting_speed(self.resting_speed, e)
         };
-        if let Some(arena) = self.config.arena {
-            let e = combine.combine(b.restitution[k], arena.restitution);
-            let on_wall = |wall: Wall| {
-                let n = wall.outward_normal();
-                g.dot(n) > 0.0 && arena.depth(wall, p, r) >= -slop * r && slow(v.dot(n), e)
-            };
-            if Wall::ALL.into_iter().any(on_wall) {
-                return true;
-            }
+        let mut on_floor = false;
+        let reach = DVec2::splat(r);
+        self.visit_statics(k, (p, v), (p - reach, p + reach), slop * r, |touch| {
+            let (n, e) = (
+                touch.normal,
+                combine.combine(b.restitution[k], touch.restitution),
+            );
+            on_floor |= g.dot(n) > 0.0 && touch.depth >= -slop * r && slow(v.dot(n), e);
+        });
+        if on_floor {
+            return true;
         }
         neighbours.iter().any(|&j| {
             let other = &b.hot[j];

@@ -9,12 +9,11 @@
 //! from the grid, where they are first re-inserted with the boxes of their new paths, so
 //! bodies outside the old candidate set are found too.
 
-use crate::arena::Wall;
-use crate::events::{Impact, Other};
+use crate::events::{Impact, Other, static_other};
 use crate::impulse::normal_impulse;
 use crate::manifold::manifold;
 use crate::parallel::chunk_range;
-use crate::queue::{Predicted, code_wall, wall_code};
+use crate::queue::{Predicted, is_body};
 use crate::simulation::Simulation;
 use glam::DVec2;
 
@@ -45,9 +44,9 @@ impl Simulation {
         let cap = self.config.impact_cap(self.bodies.len());
         while let Some(ev) = self.queue.pop() {
             let a = ev.a as usize;
-            let wall = code_wall(ev.b);
+            let body = is_body(ev.b);
             let stale = self.bodies.hot[a].version != ev.version_a
-                || (wall.is_none() && self.bodies.hot[ev.b as usize].version != ev.version_b);
+                || (body && self.bodies.hot[ev.b as usize].version != ev.version_b);
             if stale {
                 self.stats.stale_events += 1;
                 continue;
@@ -59,9 +58,10 @@ impl Simulation {
                 self.fallback_contacts(ev.time());
                 break;
             }
-            match wall {
-                Some(w) => self.hit_wall(a, w, ev.time()),
-                None => self.hit_pair(a, ev.b as usize, ev.time()),
+            if body {
+                self.hit_pair(a, ev.b as usize, ev.time());
+            } else {
+                self.hit_static(a, ev.b, ev.time());
             }
         }
         self.queue.clear();
@@ -226,12 +226,14 @@ impl Simulation {
         }
     }
 
-    /// Body `i`'s next wall hit from step time `now`, if it comes within the step.
+    /// Body `i`'s next hit of a wall or a level segment from step time `now`, if it
+    /// comes within the step (ties: the lower code, so walls after segments).
     fn wall_prediction(&self, i: usize, now: f64) -> Option<Predicted> {
-        let (Some(arena), b) = (self.config.arena, &self.bodies) else {
-            return None;
-        };
+        let b = &self.bodies;
         if b.hot[i].inv_mass == 0.0 || b.hot[i].sensor() {
+            return None;
+        }
+        if self.config.arena.is_none() && self.level.is_empty() {
             return None;
         }
         let (p, v, r) = (
@@ -239,28 +241,33 @@ impl Simulation {
             b.velocity_at(i, now),
             b.hot[i].radius,
         );
-        let g = b.acceleration(i);
         let margin = self.config.overlap_slop * r;
-        // Most bodies stay clear of every wall (by more than the slop) for the rest of
-        // the step: the box of their path (the broad phase's, with the radius) says so
-        // without solving anything.
-        let (min, max) = b.hot[i].swept_box(self.dt, b.gravity);
-        if arena.keeps_clear(min, max, margin) {
-            return None;
-        }
-        let e = (self.config.restitution_combine).combine(b.restitution[i], arena.restitution);
-        // Walls the body rests on (touching, closing slowly) are resting contacts, and so
-        // are the solver's wall contacts this step.
-        let resting_on = |wall: Wall| {
-            let resting_speed = self.wall_resting_speed(i, wall, e);
-            self.solver_owns(i, wall_code(wall))
+        // Most bodies stay clear of every wall and segment (by more than the slop) for
+        // the rest of the step: the box of their path (the broad phase's, with the
+        // radius) says so without solving anything.
+        let path = b.hot[i].swept_box(self.dt, b.gravity);
+        let combine = self.config.restitution_combine;
+        let mut best: Option<(f64, u32)> = None;
+        self.visit_statics(i, (p, v), path, margin, |touch| {
+            // Partners the body rests on (touching, closing slowly) are resting contacts,
+            // and so are the solver's contacts this step.
+            let e = combine.combine(b.restitution[i], touch.restitution);
+            let resting_speed = self.static_resting_speed(i, touch.normal, e);
+            let resting_on = self.solver_owns(i, touch.code)
                 || (resting_speed > 0.0
-                    && arena.depth(wall, p, r) >= -margin
-                    && v.dot(wall.outward_normal()) <= resting_speed)
-        };
-        let (s, wall) = arena.earliest_hit_where(p, v, g, r, |w| !resting_on(w))?;
-        (now + s <= self.dt)
-            .then(|| Predicted::new(now + s, i as u32, wall_code(wall), b.hot[i].version, 0))
+                    && touch.depth >= -margin
+                    && v.dot(touch.normal) <= resting_speed);
+            if resting_on {
+                return;
+            }
+            if let Some(s) = self.static_hit_time(i, touch.code, p, v, now)
+                && best.is_none_or(|x| (s, touch.code) < x)
+            {
+                best = Some((s, touch.code));
+            }
+        });
+        let (s, code) = best?;
+        Some(Predicted::new(now + s, i as u32, code, b.hot[i].version, 0))
     }
 
     fn hit_pair(&mut self, i: usize, j: usize, t: f64) {
@@ -328,17 +335,16 @@ impl Simulation {
         self.course_changed(j, t);
     }
 
-    fn hit_wall(&mut self, i: usize, wall: Wall, t: f64) {
-        let Some(arena) = self.config.arena else {
-            return;
-        };
+    /// Body `i` hits the wall or level segment `code` at step time `t`.
+    fn hit_static(&mut self, i: usize, code: u32, t: f64) {
+        self.bodies.advance(i, t);
+        let (p, v) = (self.bodies.hot[i].pos, self.bodies.hot[i].vel);
+        let touch = self.static_touch(i, code, p, v);
         let e = (self.config.restitution_combine)
-            .combine(self.bodies.restitution[i], arena.restitution);
-        let resting_speed = self.wall_resting_speed(i, wall, e);
+            .combine(self.bodies.restitution[i], touch.restitution);
+        let resting_speed = self.static_resting_speed(i, touch.normal, e);
         let b = &mut self.bodies;
-        b.advance(i, t);
-        let n = wall.outward_normal();
-        let v = b.hot[i].vel; // at `t`: `advance` moved the velocity along too
+        let n = touch.normal;
         let resting = v.dot(n) <= resting_speed;
         let e = if resting { 0.0 } else { e };
         let Some(r) = normal_impulse(v, DVec2::ZERO, b.hot[i].inv_mass, 0.0, n, e) else {
@@ -347,13 +353,12 @@ impl Simulation {
         b.hot[i].vel = r.v1;
         b.hot[i].mark_hit();
         self.stats.external_impulse += (r.v1 - v) / b.hot[i].inv_mass;
-        let point = arena.contact_point(wall, b.hot[i].pos);
-        let tangent_impulse = self.rough_impact(i, None, arena.friction, n, r.impulse, t);
+        let tangent_impulse = self.rough_impact(i, None, touch.friction, n, r.impulse, t);
         self.impacts.push(Impact {
             time: t,
             a: i as u32,
-            other: Other::Wall(wall),
-            point,
+            other: static_other(code),
+            point: touch.point,
             normal: n,
             impulse: r.impulse,
             tangent_impulse,

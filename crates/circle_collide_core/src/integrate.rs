@@ -29,7 +29,7 @@ impl Simulation {
         };
         let flies = gravity != DVec2::ZERO;
         let (max_speed, slop, dt) = (self.config.max_speed, self.config.overlap_slop, self.dt);
-        let arena = self.config.arena;
+        let (arena, level) = (self.config.arena, &self.level);
         self.bodies.sweep_end = dt;
         self.bodies.gravity = gravity;
         // A NaN or negative slop widens nothing.
@@ -59,12 +59,16 @@ impl Simulation {
                 h.vel *= max_speed / speed;
             }
             // The test `wall_prediction` starts with, made here while the body is in cache.
-            if let Some(arena) = arena
-                && h.inv_mass > 0.0
-                && !h.sensor()
-            {
+            if (arena.is_some() || !level.is_empty()) && h.inv_mass > 0.0 && !h.sensor() {
                 let (min, max) = h.swept_box(dt, gravity);
-                if !arena.keeps_clear(min, max, slop * h.radius) {
+                let margin = slop * h.radius;
+                let near_arena = arena.is_some_and(|a| !a.keeps_clear(min, max, margin));
+                let near_level = !near_arena && {
+                    let (pad, mut near) = (DVec2::splat(margin), false);
+                    level.visit(min - pad, max + pad, |_| near = true);
+                    near
+                };
+                if near_arena || near_level {
                     self.near_wall.push(i as u32);
                 }
             }

@@ -11,6 +11,7 @@ use crate::bodies::Hot;
 use crate::body::InputIssues;
 use crate::manifold;
 use crate::simulation::Simulation;
+use crate::statics::{push_out_of_segments, sunk_in_segment};
 use glam::DVec2;
 
 /// The push-out stops after this many times
@@ -124,7 +125,7 @@ impl Simulation {
                     .filter(|&&(i, j)| deeper_than_slop(b, i as usize, j as usize, slop))
                     .count();
                 let walls = (self.active_bodies.iter())
-                    .filter(|&&i| sunk_in_wall(arena.as_ref(), &b.hot[i as usize], slop))
+                    .filter(|&&i| self.sunk(arena.as_ref(), i as usize, slop))
                     .count();
                 self.stats.overlaps_left = pairs + walls;
                 break;
@@ -140,21 +141,29 @@ impl Simulation {
         }
     }
 
-    /// The wall part of a push-out pass after the first, for the bodies `only` (every body
-    /// if `None`); returns how many walls moved a body.
+    /// Whether body `i` sinks into a wall or a level segment deeper than the slop.
+    fn sunk(&self, arena: Option<&Arena>, i: usize, slop: f64) -> bool {
+        let (h, layers) = (&self.bodies.hot[i], self.bodies.layers[i]);
+        sunk_in_wall(arena, h, slop) || sunk_in_segment(&self.level, layers, slop, h)
+    }
+
+    /// The wall (and segment) part of a push-out pass after the first, for the bodies
+    /// `only` (every body if `None`); returns how many walls and segments moved a body.
     fn push_out_of_walls_listed(&mut self, only: Option<&[u32]>) -> usize {
-        let Some(arena) = self.config.arena else {
+        if self.config.arena.is_none() && self.level.is_empty() {
             return 0;
-        };
+        }
         let slop = self.config.overlap_slop;
         let (hot, issues, pushed) = (
             &mut self.bodies.hot,
             &mut self.step_issues,
             &mut self.pushed,
         );
+        let (arena, level, layers) = (self.config.arena, &self.level, &self.bodies.layers);
         let mut walls = 0;
         let mut push = |i: usize, h: &mut Hot| {
-            let moves = push_out_of_walls(&arena, slop, i, h, issues);
+            let moves = arena.map_or(0, |arena| push_out_of_walls(&arena, slop, i, h, issues))
+                + push_out_of_segments(level, layers[i], slop, h);
             if moves > 0 {
                 pushed.push(i as u32);
             }
@@ -185,8 +194,7 @@ impl Simulation {
         pushed.sort_unstable();
         pushed.dedup();
         let (slop, arena) = (self.config.overlap_slop, self.config.arena);
-        let mut deep = (pushed.iter())
-            .any(|&i| sunk_in_wall(arena.as_ref(), &self.bodies.hot[i as usize], slop));
+        let mut deep = (pushed.iter()).any(|&i| self.sunk(arena.as_ref(), i as usize, slop));
         if self.jam.is_listed()
             && self
                 .jam

@@ -4,8 +4,16 @@ use crate::arena::Wall;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Largest body index the queue can encode (the last four `u32` values name the walls).
-pub const MAX_BODIES: usize = (u32::MAX - 4) as usize;
+/// Most bodies a simulation holds: the queue encodes body indices below 2³¹, level
+/// segments from 2³¹ on ([`segment_code`]), and the arena walls in the last four `u32`
+/// values.
+pub const MAX_BODIES: usize = SEGMENT_BASE as usize;
+
+/// First code of a level segment in [`Predicted::b`].
+pub(crate) const SEGMENT_BASE: u32 = 1 << 31;
+
+/// Most level segments a simulation holds.
+pub const MAX_SEGMENTS: usize = (u32::MAX - 4 - SEGMENT_BASE) as usize;
 
 /// A predicted impact. Ordered by time, then by the pair: ties are broken
 /// deterministically by the lower index, then the higher one (walls after bodies).
@@ -46,6 +54,26 @@ pub(crate) fn wall_code(wall: Wall) -> u32 {
 /// The wall a code names, if it names one.
 pub(crate) fn code_wall(code: u32) -> Option<Wall> {
     Wall::ALL.into_iter().find(|w| wall_code(*w) == code)
+}
+
+/// Code of level segment `s` in [`Predicted::b`].
+#[inline]
+pub(crate) fn segment_code(s: usize) -> u32 {
+    SEGMENT_BASE + s as u32
+}
+
+/// The level segment a code names, if it names one.
+#[inline]
+pub(crate) fn code_segment(code: u32) -> Option<usize> {
+    (SEGMENT_BASE..u32::MAX - 3)
+        .contains(&code)
+        .then(|| (code - SEGMENT_BASE) as usize)
+}
+
+/// Whether a code names a body (not a wall or a segment).
+#[inline]
+pub(crate) fn is_body(code: u32) -> bool {
+    code < SEGMENT_BASE
 }
 
 /// Min-heap of predictions.

@@ -7,6 +7,7 @@
 use crate::manifold;
 use crate::push_out::push_out_of_walls;
 use crate::simulation::Simulation;
+use crate::statics::push_out_of_segments;
 use glam::DVec2;
 use std::f64::consts::{PI, TAU};
 
@@ -50,13 +51,15 @@ impl Simulation {
                 energy += h.kinetic_energy();
                 momentum += h.momentum();
             }
+            let mut moves = 0;
             if let Some(arena) = &arena {
-                let moves = push_out_of_walls(arena, slop, i, h, &mut self.step_issues);
-                if moves > 0 {
-                    self.pushed.push(i as u32);
-                }
-                wall_moves += moves;
+                moves += push_out_of_walls(arena, slop, i, h, &mut self.step_issues);
             }
+            moves += push_out_of_segments(&self.level, self.bodies.layers[i], slop, h);
+            if moves > 0 {
+                self.pushed.push(i as u32);
+            }
+            wall_moves += moves;
         }
         // From here a body's box is its circle where it stands, inside the path the grid
         // lists it for.

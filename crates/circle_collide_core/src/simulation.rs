@@ -126,6 +126,8 @@ pub struct Simulation {
     /// The arena and slop `near_wall` was listed for; `None` once anything added,
     /// removed or moved bodies after `integrate` (the list no longer holds).
     pub(crate) near_wall_listed: Option<(Option<crate::Arena>, f64)>,
+    /// The level geometry (static segments and their grid).
+    pub(crate) level: crate::level::Level,
     /// Resting-speed threshold of the current step.
     pub(crate) resting_speed: f64,
     /// Runs the data-parallel parts of a step ([`parallel`](crate::parallel)).
@@ -335,6 +337,7 @@ impl Simulation {
                     + cap(&self.island_rest),
             ),
         ];
+        list.push(("level", self.level.heap_bytes()));
         list.extend(self.grid.heap_bytes());
         list.sort_by_key(|(_, bytes)| std::cmp::Reverse(*bytes));
         list
