@@ -30,6 +30,7 @@
 //! ```
 
 use crate::arena::{Arena, Wall};
+use crate::level::Level;
 use crate::bodies::Bodies;
 use crate::filter::Layers;
 use glam::DVec2;
@@ -52,7 +53,8 @@ pub struct QueryFilter<'a> {
     pub exclude: &'a [u32],
     /// Whether sensors are seen (default `true`, as the peers' queries do).
     pub sensors: bool,
-    /// Whether ray and circle casts can hit the arena's walls (default `true`).
+    /// Whether ray and circle casts can hit the arena's walls and the level's segments
+    /// (default `true`).
     pub walls: bool,
 }
 
@@ -100,6 +102,8 @@ pub enum QueryTarget {
     Body(u32),
     /// A wall of the arena.
     Wall(Wall),
+    /// A segment of the level, by its index in [`Level::segments`].
+    Segment(u32),
 }
 
 /// A ray or circle cast's hit.
@@ -123,7 +127,7 @@ impl CastHit {
     pub fn body(&self) -> Option<u32> {
         match self.target {
             QueryTarget::Body(i) => Some(i),
-            QueryTarget::Wall(_) => None,
+            QueryTarget::Wall(_) | QueryTarget::Segment(_) => None,
         }
     }
 }
@@ -135,6 +139,7 @@ pub struct SpatialIndex {
     layers: Vec<Layers>,
     sensor: Vec<bool>,
     arena: Option<Arena>,
+    level: Level,
     origin: DVec2,
     cell: f64,
     nx: i32,
@@ -390,6 +395,13 @@ impl SpatialIndex {
         self.cast(origin, direction, radius, max_distance, filter)
     }
 
+    /// The same index with the level's segments, for casts (a copy: the index is a
+    /// snapshot).
+    pub fn with_level(mut self, level: &Level) -> Self {
+        self.level = level.clone();
+        self
+    }
+
     /// Ray cast (`radius` 0) or circle cast.
     fn cast(
         &self,
@@ -445,6 +457,36 @@ impl SpatialIndex {
                 point: centre - n * radius,
                 normal: n,
             });
+        }
+        if filter.walls && !self.level.is_empty() {
+            let reach = hit.map_or(max, |h| h.distance);
+            let end = origin + d * reach.min(1e300);
+            let pad = DVec2::splat(radius);
+            let mut best: Option<(f64, usize)> = None;
+            self.level.visit(origin.min(end) - pad, origin.max(end) + pad, |s| {
+                let seg = &self.level.segments()[s];
+                if seg.layers.memberships & filter.mask == 0 {
+                    return;
+                }
+                let limit = best.map_or(reach, |b| b.0);
+                if let Some(t) = seg.time_of_impact(origin, d, DVec2::ZERO, radius, limit)
+                    && best.is_none_or(|b| (t, s) < b)
+                {
+                    best = Some((t, s));
+                }
+            });
+            if let Some((t, s)) = best
+                && hit.is_none_or(|h| t < h.distance)
+            {
+                let centre = origin + d * t;
+                let (point, n, _) = self.level.segments()[s].contact(centre, radius, d);
+                hit = Some(CastHit {
+                    target: QueryTarget::Segment(s as u32),
+                    distance: t,
+                    point,
+                    normal: -n,
+                });
+            }
         }
         hit
     }
