@@ -13,6 +13,10 @@ pub enum ContactPartner {
     Body(Entity),
     /// A wall of the arena, by its index in [`Wall::ALL`].
     Wall(u8),
+    /// A segment of the level, by its index in the core's
+    /// [`Level::segments`](circle_collide_core::Level::segments) (dropped when the level
+    /// changes).
+    Segment(u32),
 }
 
 /// One remembered contact and the impulses it ended the last step with.
@@ -66,6 +70,7 @@ impl ContactMemory {
                     let b = match c.b {
                         ContactPartner::Body(e) => Partner::Body(e.to_bits()),
                         ContactPartner::Wall(w) => Partner::Wall(*Wall::ALL.get(usize::from(w))?),
+                        ContactPartner::Segment(s) => Partner::Segment(s),
                     };
                     Some(KeptContact {
                         a: c.a.to_bits(),
@@ -89,6 +94,7 @@ impl ContactMemory {
                     Partner::Wall(w) => {
                         ContactPartner::Wall(Wall::ALL.iter().position(|x| *x == w)? as u8)
                     }
+                    Partner::Segment(s) => ContactPartner::Segment(s),
                 };
                 Some(RememberedContact {
                     a: Entity::try_from_bits(c.a)?,

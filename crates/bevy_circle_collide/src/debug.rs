@@ -105,7 +105,7 @@ fn record_impacts(
     recent.0.extend(hits.read().map(|h| {
         let smaller = match h.b {
             CollisionTarget::Body(b) => radius(h.a).min(radius(b)),
-            CollisionTarget::Wall(_) => radius(h.a),
+            CollisionTarget::Wall(_) | CollisionTarget::Level { .. } => radius(h.a),
         };
         let size = debug.contact_size.min(smaller);
         (h.point, h.normal, size, debug.contact_lifetime)

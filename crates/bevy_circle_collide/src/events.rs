@@ -26,6 +26,15 @@ pub enum CollisionTarget {
     Body(Entity),
     /// An arena wall.
     Wall(#[reflect(ignore)] Wall),
+    /// A [`LevelCollider`](crate::LevelCollider), with the index of its segment (a
+    /// polyline's segments and a box's sides in order; a box's sides start with the
+    /// bottom one and go counter-clockwise).
+    Level {
+        /// The level collider.
+        entity: Entity,
+        /// The segment within it.
+        segment: u32,
+    },
 }
 
 /// One impact, sent as a [`Message`] in time order within the step (ties in a fixed,

@@ -108,6 +108,7 @@ mod degraded;
 mod diagnostics;
 mod events;
 mod integrate;
+mod level;
 mod narrow_phase;
 #[cfg(feature = "serialize")]
 pub mod preset;
@@ -134,6 +135,7 @@ pub use debug::{CircleCollideDebugConfig, CircleCollideDebugPlugin};
 pub use diagnostics::CollisionDiagnostics;
 pub use events::{CollisionEnded, CollisionEvent, CollisionHit, CollisionStarted, CollisionTarget};
 pub use integrate::IntegratePlugin;
+pub use level::{LevelCollider, LevelShape};
 pub use narrow_phase::NarrowPhasePlugin;
 pub use resolve::ResolvePlugin;
 pub use schedule::CircleCollideSystems;
@@ -155,7 +157,7 @@ pub mod prelude {
         CircleCollidePlugins, CircleCollideSystems, CircleCollider, CollidingEntities,
         CollisionDiagnostics, CollisionEnded, CollisionEvent, CollisionEventsEnabled, CollisionHit,
         CollisionLayers, CollisionStarted, CollisionTarget, CombineRule, ContactMemory, Friction,
-        IgnoredCollisions, Mass, MomentOfInertia, Restitution, RollingResistance, Sensor,
+        IgnoredCollisions, LevelCollider, LevelShape, Mass, MomentOfInertia, Restitution, RollingResistance, Sensor,
         SleepState, SpatialQuery, SpatialQueryFilter, Velocity,
     };
     pub use circle_collide_core::Wall;
@@ -285,8 +287,13 @@ impl Plugin for CircleCollideCorePlugin {
             .register_type::<CircleCollideConfig>()
             .register_type::<CollisionDiagnostics>()
             .register_type::<SleepState>()
-            .register_type::<ContactMemory>();
+            .register_type::<ContactMemory>()
+            .register_type::<LevelCollider>();
         schedule::configure_sets(app, self.schedule);
+        app.add_systems(
+            self.schedule,
+            level::sync_level.before(CircleCollideSystems::Integrate),
+        );
     }
 }
 

@@ -141,7 +141,7 @@ pub(crate) fn resolve(
         if impact.resting && !config.report_resting_impacts {
             continue;
         }
-        let event = to_event(impact, &world.entities, step);
+        let event = to_event(impact, &world, step);
         writer.write(event);
         let a = impact.a as usize;
         if world.opted_in[a] {
@@ -199,10 +199,15 @@ pub(crate) fn resolve(
 }
 
 /// The message for a core impact, with `a < b` for body pairs.
-fn to_event(impact: &Impact, entities: &[Entity], step: u64) -> CollisionEvent {
+fn to_event(impact: &Impact, world: &CircleCollideWorld, step: u64) -> CollisionEvent {
+    let entities = &world.entities;
     let ea = entities[impact.a as usize];
     let (a, b, normal) = match impact.other {
         Other::Wall(w) => (ea, CollisionTarget::Wall(w), impact.normal),
+        Other::Segment(s) => {
+            let (entity, segment) = world.level_segment(s).unwrap_or((Entity::PLACEHOLDER, s));
+            (ea, CollisionTarget::Level { entity, segment }, impact.normal)
+        }
         Other::Body(j) => {
             let eb = entities[j as usize];
             if ea < eb {

@@ -80,6 +80,9 @@ pub struct RayHit {
     pub entity: Option<Entity>,
     /// The wall hit, if a wall was.
     pub wall: Option<Wall>,
+    /// The [`LevelCollider`](crate::LevelCollider) hit and the index of its segment, if
+    /// level geometry was.
+    pub level: Option<(Entity, u32)>,
     /// Distance travelled along the direction (0 if the cast starts inside or
     /// overlapping what it hits).
     pub distance: f32,
@@ -120,7 +123,9 @@ impl SpatialQuery<'_> {
     /// The index of the last step's circles (built on first use).
     fn index(&self) -> &SpatialIndex {
         let sim = &self.world.sim;
-        (self.world.query_index).get_or_init(|| SpatialIndex::new(sim.bodies(), sim.config.arena))
+        (self.world.query_index).get_or_init(|| {
+            SpatialIndex::new(sim.bodies(), sim.config.arena).with_level(sim.level())
+        })
     }
 
     /// Runs `f` with the core filter for `filter` (its entities turned into body indices).
@@ -142,13 +147,16 @@ impl SpatialQuery<'_> {
     }
 
     fn hit(&self, h: CastHit) -> RayHit {
-        let (entity, wall) = match h.target {
-            QueryTarget::Body(i) => (self.world.entities.get(i as usize).copied(), None),
-            QueryTarget::Wall(w) => (None, Some(w)),
-        };
+        let (mut entity, mut wall, mut level) = (None, None, None);
+        match h.target {
+            QueryTarget::Body(i) => entity = self.world.entities.get(i as usize).copied(),
+            QueryTarget::Wall(w) => wall = Some(w),
+            QueryTarget::Segment(s) => level = self.world.level_segment(s),
+        }
         RayHit {
             entity,
             wall,
+            level,
             distance: h.distance as f32,
             point: h.point.as_vec2(),
             normal: h.normal.as_vec2(),

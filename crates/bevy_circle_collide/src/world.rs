@@ -49,6 +49,8 @@ pub struct CircleCollideWorld {
     /// The spatial queries' index of the last step's circles, built on the first query
     /// after the step ([`SpatialQuery`](crate::SpatialQuery)).
     pub(crate) query_index: std::sync::OnceLock<circle_collide_core::query::SpatialIndex>,
+    /// The level colliders, by the owner number their segments carry.
+    pub(crate) level_entities: Vec<Entity>,
 }
 
 impl Default for CircleCollideWorld {
@@ -71,6 +73,7 @@ impl Default for CircleCollideWorld {
             arena_warned: false,
             arena_jam: false,
             query_index: std::sync::OnceLock::new(),
+            level_entities: Vec::new(),
         }
     }
 }
@@ -104,6 +107,14 @@ impl CircleCollideWorld {
     pub fn simulation_mut(&mut self) -> &mut Simulation {
         self.query_index = std::sync::OnceLock::new();
         &mut self.sim
+    }
+
+    /// The level collider entity and the index of the segment within it (see
+    /// [`LevelCollider::segments`](crate::LevelCollider::segments)) of the core's level
+    /// segment `segment`.
+    pub fn level_segment(&self, segment: u32) -> Option<(Entity, u32)> {
+        let s = self.sim.level().segments().get(segment as usize)?;
+        Some((*self.level_entities.get(s.owner as usize)?, s.part))
     }
 
     /// Entity of the core's body `index`.
