@@ -50,7 +50,8 @@ const RAMP: usize = 24;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, setup)
-        .add_systems(Update, (respawn, (sync_scale, recolor)).chain());
+        .add_systems(Update, (respawn, (sync_scale, recolor)).chain())
+        .add_systems(Update, draw_level);
 }
 
 fn setup(
@@ -133,12 +134,15 @@ pub fn save(inspector: &mut Inspector, config: &CircleCollideConfig) {
     refresh_files(inspector);
 }
 
+/// What a respawn clears: the circles and the level geometry.
+type SceneEntity = Or<(With<CircleCollider>, With<LevelCollider>)>;
+
 fn respawn(
     mut commands: Commands,
     mut inspector: ResMut<Inspector>,
     mut config: ResMut<CircleCollideConfig>,
     palette: Res<Palette>,
-    old: Query<Entity, With<CircleCollider>>,
+    old: Query<Entity, SceneEntity>,
     mut fit: ResMut<crate::camera::FitRequest>,
     mut history: ResMut<crate::stats::History>,
 ) {
@@ -157,6 +161,9 @@ fn respawn(
         arena: Some(arena),
         ..inspector.preset.config.clone()
     };
+    for piece in &inspector.preset.level {
+        commands.spawn(piece.clone());
+    }
     for b in bodies {
         commands.spawn((
             CircleCollider::new(b.radius),
@@ -168,6 +175,15 @@ fn respawn(
         ));
     }
     fit.0 = true;
+}
+
+/// Draws the level geometry (the preset's segments, boxes and polylines) as lines.
+fn draw_level(mut gizmos: Gizmos, level: Query<(&LevelCollider, &Transform)>) {
+    for (collider, transform) in &level {
+        for s in collider.segments(transform) {
+            gizmos.line_2d(s.a.as_vec2(), s.b.as_vec2(), Color::srgb(0.85, 0.85, 0.9));
+        }
+    }
 }
 
 /// Keeps the drawn size equal to the collider radius (edited in the panel).

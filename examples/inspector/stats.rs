@@ -45,6 +45,7 @@ fn record(
         let other = match hit.b {
             CollisionTarget::Body(e) => format!("{e}"),
             CollisionTarget::Wall(w) => format!("{w:?} wall"),
+            CollisionTarget::Level { entity, segment } => format!("{entity} segment {segment}"),
         };
         let kind = if hit.sensor { "sensor" } else { "hit" };
         history.events.push_front(format!(

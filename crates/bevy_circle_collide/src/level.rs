@@ -107,7 +107,12 @@ impl LevelCollider {
     /// The collider's segments in world space under `transform`, each with its index in
     /// the collider as [`Segment::part`].
     pub fn segments(&self, transform: &Transform) -> Vec<Segment> {
-        let place = |p: Vec2| transform.transform_point(p.extend(0.0)).truncate().as_dvec2();
+        let place = |p: Vec2| {
+            transform
+                .transform_point(p.extend(0.0))
+                .truncate()
+                .as_dvec2()
+        };
         let mut segments = match &self.shape {
             LevelShape::Segment { a, b } => vec![Segment::new(place(*a), place(*b))],
             LevelShape::Polyline { points, closed } => {
@@ -128,6 +133,16 @@ impl LevelCollider {
     }
 }
 
+/// Level colliders added or changed since the last run (shape, place or layers).
+type ChangedLevel = (
+    With<LevelCollider>,
+    Or<(
+        Changed<LevelCollider>,
+        Changed<Transform>,
+        Changed<CollisionLayers>,
+    )>,
+);
+
 /// Rebuilds the core's level when a level collider was added, changed (or its
 /// `Transform` or layers) or removed. Colliders go in entity order, so the segment
 /// indices do not depend on spawn or query order. Non-finite points are dropped with a
@@ -135,17 +150,7 @@ impl LevelCollider {
 pub(crate) fn sync_level(
     mut world: ResMut<CircleCollideWorld>,
     colliders: Query<(Entity, &LevelCollider, &Transform, Option<&CollisionLayers>)>,
-    changed: Query<
-        (),
-        (
-            With<LevelCollider>,
-            Or<(
-                Changed<LevelCollider>,
-                Changed<Transform>,
-                Changed<CollisionLayers>,
-            )>,
-        ),
-    >,
+    changed: Query<(), ChangedLevel>,
     mut removed: RemovedComponents<LevelCollider>,
 ) {
     if changed.is_empty() && removed.read().count() == 0 {
@@ -159,7 +164,9 @@ pub(crate) fn sync_level(
         let layers = layers.map_or(Layers::ALL, |l| Layers::new(l.memberships, l.filters));
         let mut own = collider.segments(transform);
         if own.iter().any(|s| !s.is_finite()) {
-            warn!("bevy_circle_collide: level collider {entity}: a point is not finite; those segments are left out");
+            warn!(
+                "bevy_circle_collide: level collider {entity}: a point is not finite; those segments are left out"
+            );
         }
         for s in &mut own {
             s.owner = owner as u32;

@@ -157,8 +157,8 @@ pub mod prelude {
         CircleCollidePlugins, CircleCollideSystems, CircleCollider, CollidingEntities,
         CollisionDiagnostics, CollisionEnded, CollisionEvent, CollisionEventsEnabled, CollisionHit,
         CollisionLayers, CollisionStarted, CollisionTarget, CombineRule, ContactMemory, Friction,
-        IgnoredCollisions, LevelCollider, LevelShape, Mass, MomentOfInertia, Restitution, RollingResistance, Sensor,
-        SleepState, SpatialQuery, SpatialQueryFilter, Velocity,
+        IgnoredCollisions, LevelCollider, LevelShape, Mass, MomentOfInertia, Restitution,
+        RollingResistance, Sensor, SleepState, SpatialQuery, SpatialQueryFilter, Velocity,
     };
     pub use circle_collide_core::Wall;
 }

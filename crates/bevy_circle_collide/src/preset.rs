@@ -262,6 +262,9 @@ pub struct Preset {
     pub config: CircleCollideConfig,
     /// What to spawn.
     pub scene: SceneSpec,
+    /// Level geometry to spawn, in world coordinates (each as an entity with an
+    /// identity `Transform`).
+    pub level: Vec<crate::LevelCollider>,
 }
 
 impl Preset {

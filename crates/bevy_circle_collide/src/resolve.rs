@@ -141,7 +141,7 @@ pub(crate) fn resolve(
         if impact.resting && !config.report_resting_impacts {
             continue;
         }
-        let event = to_event(impact, &world, step);
+        let event = to_event(impact, world, step);
         writer.write(event);
         let a = impact.a as usize;
         if world.opted_in[a] {
@@ -206,7 +206,11 @@ fn to_event(impact: &Impact, world: &CircleCollideWorld, step: u64) -> Collision
         Other::Wall(w) => (ea, CollisionTarget::Wall(w), impact.normal),
         Other::Segment(s) => {
             let (entity, segment) = world.level_segment(s).unwrap_or((Entity::PLACEHOLDER, s));
-            (ea, CollisionTarget::Level { entity, segment }, impact.normal)
+            (
+                ea,
+                CollisionTarget::Level { entity, segment },
+                impact.normal,
+            )
         }
         Other::Body(j) => {
             let eb = entities[j as usize];

@@ -28,25 +28,46 @@ fn ball_lands_in_a_cup_with_an_event_naming_the_floor() {
     let mut app = app();
     let cup = cup(&mut app);
     // Falls 4.5 (from 5 to the floor less its radius 0.5) at 8 units/s: t = 0.5625 s.
-    let ball = spawn(&mut app, Vec2::new(1.0, 5.0), Vec2::new(0.0, -8.0), 0.5, Mass::Fixed(1.0));
+    let ball = spawn(
+        &mut app,
+        Vec2::new(1.0, 5.0),
+        Vec2::new(0.0, -8.0),
+        0.5,
+        Mass::Fixed(1.0),
+    );
     app.world_mut().entity_mut(ball).insert(Restitution(0.0));
     steps(&mut app, 36);
     let hits: Vec<CollisionEvent> = app.world().resource::<Collected>().0.clone();
     assert_eq!(hits.len(), 1, "{hits:?}");
     let hit = hits[0];
-    assert_eq!(hit.b, CollisionTarget::Level { entity: cup, segment: 1 });
+    assert_eq!(
+        hit.b,
+        CollisionTarget::Level {
+            entity: cup,
+            segment: 1
+        }
+    );
     assert_eq!((hit.a, hit.normal), (ball, Vec2::NEG_Y));
     // Step 33 (counted from 0) holds t = 0.5625 s = 33.75 / 60.
     assert_eq!(hit.step, 33);
     assert!((hit.time - 0.75 / 60.0).abs() < 1e-5, "{}", hit.time);
     // Bounced with the cup's restitution 0.5 (under the `Max` rule).
-    assert!((vel(&app, ball).y - 4.0).abs() < 1e-4, "{}", vel(&app, ball));
+    assert!(
+        (vel(&app, ball).y - 4.0).abs() < 1e-4,
+        "{}",
+        vel(&app, ball)
+    );
 
     // Casts see the cup: straight down from above the floor.
     let hit = app
         .world_mut()
         .run_system_once(|q: SpatialQuery| {
-            q.ray_cast(Vec2::new(-2.0, 3.0), Vec2::NEG_Y, 100.0, &SpatialQueryFilter::default())
+            q.ray_cast(
+                Vec2::new(-2.0, 3.0),
+                Vec2::NEG_Y,
+                100.0,
+                &SpatialQueryFilter::default(),
+            )
         })
         .unwrap()
         .unwrap();
@@ -56,7 +77,9 @@ fn ball_lands_in_a_cup_with_an_event_naming_the_floor() {
 #[test]
 fn turned_box_layers_and_changes_to_the_level() {
     let mut app = app();
-    app.world_mut().resource_mut::<CircleCollideConfig>().gravity = Vec2::new(0.0, -9.81);
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .gravity = Vec2::new(0.0, -9.81);
     // A box turned 90° with half extents (1, 3): as wide as 6, as high as 2 (top at 1).
     let block = app
         .world_mut()
@@ -65,7 +88,13 @@ fn turned_box_layers_and_changes_to_the_level() {
             Transform::from_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)),
         ))
         .id();
-    let ball = spawn(&mut app, Vec2::new(2.5, 4.0), Vec2::new(0.0, -6.0), 0.5, Mass::Fixed(1.0));
+    let ball = spawn(
+        &mut app,
+        Vec2::new(2.5, 4.0),
+        Vec2::new(0.0, -6.0),
+        0.5,
+        Mass::Fixed(1.0),
+    );
     app.world_mut().entity_mut(ball).insert(Restitution(0.0));
     steps(&mut app, 40);
     let hits = app.world().resource::<Collected>().0.clone();
@@ -74,17 +103,35 @@ fn turned_box_layers_and_changes_to_the_level() {
         "{hits:?}"
     );
     // Resting on the box's top (y = 1) with its radius 0.5.
-    assert!((pos(&app, ball).y - 1.5).abs() < 0.01, "on the box: {}", pos(&app, ball));
+    assert!(
+        (pos(&app, ball).y - 1.5).abs() < 0.01,
+        "on the box: {}",
+        pos(&app, ball)
+    );
 
     // A ball on another layer falls through; so does every ball once the box is gone.
-    let ghost = spawn(&mut app, Vec2::new(-2.0, 4.0), Vec2::new(0.0, -6.0), 0.5, Mass::Fixed(1.0));
-    app.world_mut().entity_mut(ghost).insert(CollisionLayers::new(2, 2));
-    app.world_mut().entity_mut(block).insert(CollisionLayers::new(1, 1));
+    let ghost = spawn(
+        &mut app,
+        Vec2::new(-2.0, 4.0),
+        Vec2::new(0.0, -6.0),
+        0.5,
+        Mass::Fixed(1.0),
+    );
+    app.world_mut()
+        .entity_mut(ghost)
+        .insert(CollisionLayers::new(2, 2));
+    app.world_mut()
+        .entity_mut(block)
+        .insert(CollisionLayers::new(1, 1));
     steps(&mut app, 120);
     assert!(pos(&app, ghost).y < -5.0, "{}", pos(&app, ghost));
     assert!((pos(&app, ball).y - 1.5).abs() < 0.01, "still on the box");
     app.world_mut().entity_mut(block).despawn();
     app.world_mut().get_mut::<Velocity>(ball).unwrap().0 = Vec2::new(0.0, -6.0);
     steps(&mut app, 60);
-    assert!(pos(&app, ball).y < -2.0, "the box is gone: {}", pos(&app, ball));
+    assert!(
+        pos(&app, ball).y < -2.0,
+        "the box is gone: {}",
+        pos(&app, ball)
+    );
 }

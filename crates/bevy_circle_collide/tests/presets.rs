@@ -43,6 +43,11 @@ fn save_then_load_gives_the_same_preset() {
             speed: 0.0,
             seed: 7,
         },
+        level: vec![
+            LevelCollider::polyline(vec![Vec2::new(-1.0, 2.0), Vec2::ZERO, Vec2::X], true)
+                .with_friction(0.4),
+            LevelCollider::rectangle(Vec2::new(2.0, 0.5)).with_restitution(0.3),
+        ],
     };
     let path =
         std::env::temp_dir().join(format!("circle_collide_preset_{}.ron", std::process::id()));
@@ -112,6 +117,9 @@ fn shipped_presets_run_without_fallback_and_the_bullet_stays_out_of_the_row() {
         let entities: Vec<Entity> = (bodies.iter())
             .map(|b| spawn(&mut app, b.position, b.velocity, b.radius, b.mass))
             .collect();
+        for piece in &preset.level {
+            app.world_mut().spawn(piece.clone());
+        }
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
         for step in 0..180 {
             steps(&mut app, 1);
@@ -119,7 +127,11 @@ fn shipped_presets_run_without_fallback_and_the_bullet_stays_out_of_the_row() {
             assert_eq!(d.fallbacks, 0, "{name}: step {step} hit the impact cap");
             for (e, b) in entities.iter().zip(&bodies) {
                 let p = pos(&app, *e);
-                let slack = Vec2::splat(b.radius * 0.99);
+                // With level geometry on top of the arena's walls (the plinko and cup
+                // floors lie on the arena's floor) a pressed body may sit a little deeper
+                // than the slop: see the level notes in docs/level.md.
+                let slop = if preset.level.is_empty() { 0.99 } else { 0.97 };
+                let slack = Vec2::splat(b.radius * slop);
                 assert!(
                     p.cmpge(arena.min + slack).all() && p.cmple(arena.max - slack).all(),
                     "{name}: step {step}: {p} outside"

@@ -30,9 +30,9 @@
 //! ```
 
 use crate::arena::{Arena, Wall};
-use crate::level::Level;
 use crate::bodies::Bodies;
 use crate::filter::Layers;
+use crate::level::Level;
 use glam::DVec2;
 
 /// Which bodies a query sees.
@@ -463,18 +463,19 @@ impl SpatialIndex {
             let end = origin + d * reach.min(1e300);
             let pad = DVec2::splat(radius);
             let mut best: Option<(f64, usize)> = None;
-            self.level.visit(origin.min(end) - pad, origin.max(end) + pad, |s| {
-                let seg = &self.level.segments()[s];
-                if seg.layers.memberships & filter.mask == 0 {
-                    return;
-                }
-                let limit = best.map_or(reach, |b| b.0);
-                if let Some(t) = seg.time_of_impact(origin, d, DVec2::ZERO, radius, limit)
-                    && best.is_none_or(|b| (t, s) < b)
-                {
-                    best = Some((t, s));
-                }
-            });
+            self.level
+                .visit(origin.min(end) - pad, origin.max(end) + pad, |s| {
+                    let seg = &self.level.segments()[s];
+                    if seg.layers.memberships & filter.mask == 0 {
+                        return;
+                    }
+                    let limit = best.map_or(reach, |b| b.0);
+                    if let Some(t) = seg.time_of_impact(origin, d, DVec2::ZERO, radius, limit)
+                        && best.is_none_or(|b| (t, s) < b)
+                    {
+                        best = Some((t, s));
+                    }
+                });
             if let Some((t, s)) = best
                 && hit.is_none_or(|h| t < h.distance)
             {

@@ -345,24 +345,38 @@ fn casts_hit_segments() {
     let index = SpatialIndex::from_circles(vec![], vec![], vec![], None)
         .with_level(&Level::new(vec![wall]));
     let filter = QueryFilter::default();
-    let hit = index.ray_cast(DVec2::ZERO, DVec2::X, 100.0, &filter).unwrap();
+    let hit = index
+        .ray_cast(DVec2::ZERO, DVec2::X, 100.0, &filter)
+        .unwrap();
     assert_eq!((hit.target, hit.distance), (QueryTarget::Segment(0), 5.0));
     assert_eq!((hit.point, hit.normal), (DVec2::new(5.0, 0.0), -DVec2::X));
     // A circle of radius 0.5 aimed past the end point (1 above the axis, the end at 1):
     // touches the end point when its centre is 0.5 from it.
     let hit = (index.circle_cast(DVec2::new(0.0, 1.3), 0.5, DVec2::X, 100.0, &filter)).unwrap();
     assert!((hit.distance - (5.0 - (0.25f64 - 0.09).sqrt())).abs() < 1e-12);
-    assert!(index.ray_cast(DVec2::ZERO, DVec2::X, 100.0, &filter.without_walls()).is_none());
+    assert!(
+        index
+            .ray_cast(DVec2::ZERO, DVec2::X, 100.0, &filter.without_walls())
+            .is_none()
+    );
 
     let mut rng = Rng(21);
     let segments: Vec<Segment> = (0..300)
         .map(|_| {
             let a = DVec2::new(rng.range(0.0, 100.0), rng.range(0.0, 100.0));
-            Segment::new(a, a + DVec2::from_angle(rng.range(0.0, TAU)) * rng.range(0.5, 8.0))
+            Segment::new(
+                a,
+                a + DVec2::from_angle(rng.range(0.0, TAU)) * rng.range(0.5, 8.0),
+            )
         })
         .collect();
     let circles: Vec<(DVec2, f64)> = (0..200)
-        .map(|_| (DVec2::new(rng.range(0.0, 100.0), rng.range(0.0, 100.0)), rng.range(0.2, 1.0)))
+        .map(|_| {
+            (
+                DVec2::new(rng.range(0.0, 100.0), rng.range(0.0, 100.0)),
+                rng.range(0.2, 1.0),
+            )
+        })
         .collect();
     let level = Level::new(segments.clone());
     let index = SpatialIndex::from_circles(
