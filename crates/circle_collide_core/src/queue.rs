@@ -5,7 +5,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Most bodies a simulation holds: the queue encodes body indices below 2³¹, level
-/// segments from 2³¹ on ([`segment_code`]), and the arena walls in the last four `u32`
+/// segments from 2³¹ on, and the arena walls in the last four `u32`
 /// values.
 pub const MAX_BODIES: usize = SEGMENT_BASE as usize;
 

@@ -5,7 +5,7 @@
 //! interior, where the distance to the segment's line is a quadratic in time for a
 //! straight or a parabolic path (the arena wall's equation along the segment's normal),
 //! or at an end point, which is the circle–point case of two circles
-//! ([`time_of_impact`](crate::toi::time_of_impact) or, under gravity,
+//! ([`time_of_impact`] or, under gravity,
 //! [`time_of_impact_accelerated`]). The earliest of the three is the impact.
 
 use crate::filter::Layers;
