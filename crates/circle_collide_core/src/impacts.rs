@@ -249,6 +249,12 @@ impl Simulation {
         let combine = self.config.restitution_combine;
         let mut best: Option<(f64, u32)> = None;
         self.visit_statics(i, (p, v), path, margin, |touch| {
+            let Some(s) = self.static_hit_time(i, touch.code, p, v, now) else {
+                return;
+            };
+            if best.is_some_and(|x| (s, touch.code) >= x) {
+                return;
+            }
             // Partners the body rests on (touching, closing slowly) are resting contacts,
             // and so are the solver's contacts this step.
             let e = combine.combine(b.restitution[i], touch.restitution);
@@ -257,12 +263,7 @@ impl Simulation {
                 || (resting_speed > 0.0
                     && touch.depth >= -margin
                     && v.dot(touch.normal) <= resting_speed);
-            if resting_on {
-                return;
-            }
-            if let Some(s) = self.static_hit_time(i, touch.code, p, v, now)
-                && best.is_none_or(|x| (s, touch.code) < x)
-            {
+            if !resting_on {
                 best = Some((s, touch.code));
             }
         });

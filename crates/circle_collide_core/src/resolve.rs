@@ -55,7 +55,9 @@ impl Simulation {
             if let Some(arena) = &arena {
                 moves += push_out_of_walls(arena, slop, i, h, &mut self.step_issues);
             }
-            moves += push_out_of_segments(&self.level, self.bodies.layers[i], slop, h);
+            if !self.level.is_empty() {
+                moves += push_out_of_segments(&self.level, self.bodies.layers[i], slop, h);
+            }
             if moves > 0 {
                 self.pushed.push(i as u32);
             }
