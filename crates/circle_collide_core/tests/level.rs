@@ -5,25 +5,11 @@
 mod common;
 
 use circle_collide_core::{BodyDesc, Layers, Level, Other, Segment, Simulation, StepConfig};
-use common::sim_with;
+use common::{Rng, sim_with};
 use glam::DVec2;
 use std::f64::consts::TAU;
 
 const DT: f64 = 1.0 / 60.0;
-
-struct Rng(u64);
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-}
 
 /// Whether `p` lies inside the closed polygon `poly` (even–odd rule).
 fn inside(poly: &[DVec2], p: DVec2) -> bool {

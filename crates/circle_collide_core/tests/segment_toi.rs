@@ -2,27 +2,12 @@
 //! distance, on 10⁵ random cases: interior hits, end points, grazing and parallel
 //! motion, straight and under gravity.
 
+mod common;
+
 use circle_collide_core::Segment;
 use circle_collide_core::flight;
+use common::Rng;
 use glam::DVec2;
-
-/// Small deterministic generator (no dependency).
-struct Rng(u64);
-impl Rng {
-    fn unit(&mut self) -> f64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-    fn vec(&mut self, scale: f64) -> DVec2 {
-        DVec2::new(self.range(-scale, scale), self.range(-scale, scale))
-    }
-}
 
 /// Gap between the circle and the segment at time `t` (negative = overlapping).
 fn gap(s: &Segment, p: DVec2, v: DVec2, g: DVec2, r: f64, t: f64) -> f64 {
