@@ -22,6 +22,35 @@ pub(crate) struct StaticTouch {
     pub friction: f64,
 }
 
+impl StaticTouch {
+    /// Where a circle at `p` of radius `r` touches `wall` of `arena`.
+    #[inline]
+    fn wall(arena: &crate::Arena, wall: crate::Wall, p: DVec2, r: f64) -> Self {
+        Self {
+            code: wall_code(wall),
+            point: arena.contact_point(wall, p),
+            normal: wall.outward_normal(),
+            depth: arena.depth(wall, p, r),
+            restitution: arena.restitution,
+            friction: arena.friction,
+        }
+    }
+
+    /// Where a circle at `p` of radius `r`, moving at `v`, touches level segment `s`.
+    #[inline]
+    fn segment(seg: &crate::Segment, s: usize, p: DVec2, r: f64, v: DVec2) -> Self {
+        let (point, normal, depth) = seg.contact(p, r, v);
+        Self {
+            code: segment_code(s),
+            point,
+            normal,
+            depth,
+            restitution: seg.restitution,
+            friction: seg.friction,
+        }
+    }
+}
+
 impl Simulation {
     /// Calls `visit` with where body `i` (at `p`, moving at `v`) touches each static
     /// partner it may meet whose box overlaps `[min, max]` widened by `margin`: every
@@ -41,14 +70,7 @@ impl Simulation {
             && !arena.keeps_clear(min, max, margin)
         {
             for wall in crate::Wall::ALL {
-                visit(StaticTouch {
-                    code: wall_code(wall),
-                    point: arena.contact_point(wall, p),
-                    normal: wall.outward_normal(),
-                    depth: arena.depth(wall, p, r),
-                    restitution: arena.restitution,
-                    friction: arena.friction,
-                });
+                visit(StaticTouch::wall(&arena, wall, p, r));
             }
         }
         if self.level.is_empty() {
@@ -62,15 +84,7 @@ impl Simulation {
             if !layers.interacts(seg.layers) || self.level.defers(s, p) {
                 return;
             }
-            let (point, normal, depth) = seg.contact(p, r, v);
-            visit(StaticTouch {
-                code: segment_code(s),
-                point,
-                normal,
-                depth,
-                restitution: seg.restitution,
-                friction: seg.friction,
-            });
+            visit(StaticTouch::segment(seg, s, p, r, v));
         });
     }
 
@@ -83,27 +97,11 @@ impl Simulation {
     pub(crate) fn static_touch(&self, i: usize, code: u32, p: DVec2, v: DVec2) -> StaticTouch {
         let r = self.bodies.hot[i].radius;
         if let Some(s) = code_segment(code) {
-            let seg = &self.level.segments()[s];
-            let (point, normal, depth) = seg.contact(p, r, v);
-            return StaticTouch {
-                code,
-                point,
-                normal,
-                depth,
-                restitution: seg.restitution,
-                friction: seg.friction,
-            };
+            return StaticTouch::segment(&self.level.segments()[s], s, p, r, v);
         }
         let wall = code_wall(code).expect("a static code names a wall or a segment");
         let arena = self.config.arena.unwrap_or(crate::Arena::new(p, p));
-        StaticTouch {
-            code,
-            point: arena.contact_point(wall, p),
-            normal: wall.outward_normal(),
-            depth: arena.depth(wall, p, r),
-            restitution: arena.restitution,
-            friction: arena.friction,
-        }
+        StaticTouch::wall(&arena, wall, p, r)
     }
 
     /// Time from `now`, within the step, of body `i`'s first touch with the static
