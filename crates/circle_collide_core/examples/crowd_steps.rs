@@ -35,7 +35,7 @@ fn main() {
     let (mut times, mut fallbacks, mut most_left, mut impacts, mut contacts) =
         (Vec::new(), 0, 0, 0, 0);
     let mut phases = common::PhaseTimes::default();
-    let mut cold = 0;
+    let (mut cold, mut moves, mut left_steps) = (0, 0, 0);
     for _ in 0..steps {
         scenes::steer_crowd(&mut sim, centre);
         times.push(phases.step(&mut sim, scenes::DT));
@@ -45,6 +45,8 @@ fn main() {
         impacts += s.impacts;
         contacts += s.resting_contacts;
         cold += s.cold_restarts;
+        moves += s.overlaps_fixed;
+        left_steps += usize::from(s.overlaps_left > 0);
     }
     let b = sim.bodies();
     let deepest = (sim.candidate_pairs().iter())
@@ -65,6 +67,10 @@ fn main() {
         sim.stats().kinetic_energy,
     );
     println!("  cold restarts of the contact solver: {cold} of {steps} steps");
+    println!(
+        "  push-out: {:.0} moves per step, {left_steps} steps left overlaps",
+        moves as f64 / steps as f64
+    );
     println!(
         "  late-half phase medians (ms): {}",
         phases.medians(steps / 2)

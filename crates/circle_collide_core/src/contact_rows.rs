@@ -22,6 +22,37 @@ struct RowBody {
     omega: f64,
 }
 
+/// The order a pass takes the rows in: the rows split into [`Lanes::LANES`] runs of
+/// consecutive rows, taken in turn, one row of each (0, q, 2q, 3q, 1, q + 1, …). Rows
+/// are sorted by body, and neighbouring rows share a body, so in plain order each row
+/// waits for the velocity the previous one wrote; rows of different runs rarely share
+/// one, and the processor works on several at once. Still Gauss–Seidel: each row reads
+/// the latest velocities.
+#[derive(Clone, Copy)]
+struct Lanes {
+    len: usize,
+    run: usize,
+}
+
+impl Lanes {
+    const LANES: usize = 4;
+
+    fn new(len: usize) -> Self {
+        Self {
+            len,
+            run: len.div_ceil(Self::LANES),
+        }
+    }
+
+    fn iter(self) -> impl Iterator<Item = usize> {
+        (0..self.run).flat_map(move |t| {
+            (0..Self::LANES)
+                .map(move |s| s * self.run + t)
+                .filter(move |&k| k < self.len)
+        })
+    }
+}
+
 /// The normal constraint of one contact.
 #[derive(Clone, Copy, Debug)]
 struct Row {
@@ -69,6 +100,22 @@ pub(crate) struct ContactRows {
     rows: Vec<Row>,
     /// Parallel to `rows` when any contact is rough, else empty.
     rough: Vec<RoughRow>,
+    /// Position correction's scratch: each slot's shift and inverse mass, and its rows.
+    shift: Vec<(DVec2, f64)>,
+    shift_rows: Vec<ShiftRow>,
+}
+
+/// A contact's row of the position correction ([`ContactRows::shifts`]).
+#[derive(Clone, Copy, Debug)]
+struct ShiftRow {
+    a: u32,
+    b: u32,
+    normal: DVec2,
+    inv_w: f64,
+    /// Separation wanted (negative: how much deeper it may sink).
+    wanted: f64,
+    /// Accumulated push, ≥ 0.
+    pushed: f64,
 }
 
 impl ContactRows {
@@ -157,8 +204,9 @@ impl ContactRows {
     /// impulse, then (rough contacts) its friction and rolling resistance within the new
     /// normal impulse's cones.
     pub(crate) fn passes(&mut self, passes: u32) {
+        let order = Lanes::new(self.rows.len());
         for _ in 0..passes {
-            for k in 0..self.rows.len() {
+            for k in order.iter() {
                 self.normal_row(k);
                 if let Some(&q) = self.rough.get(k) {
                     if q.mu > 0.0 {
@@ -247,6 +295,67 @@ impl ContactRows {
         q.roll += delta;
         self.bodies[r.a as usize].omega -= delta * q.ka;
         self.bodies[r.b as usize].omega += delta * q.kb;
+    }
+
+    /// Position correction (the solver's split impulses): shifts of the dynamic bodies,
+    /// found by `passes` Gauss–Seidel passes over the rows of `contacts` in position
+    /// units, that take each overlapping contact (its depth at the start of the step)
+    /// `rate` of the way back to touching, and let no contact within the slop close to
+    /// an overlap for it. A shift moves positions only, never velocities, and is at most
+    /// `limit` times its body's radius. Pushes `(body, shift)` for each body that moves
+    /// onto `out`. Needs the rows loaded ([`load`](Self::load)) and changes none of their
+    /// impulses or velocities.
+    pub(crate) fn shifts(
+        &mut self,
+        contacts: &[SolverContact],
+        b: &Bodies,
+        rate: f64,
+        passes: u32,
+        limit: f64,
+        out: &mut Vec<(u32, DVec2)>,
+    ) {
+        let mut any = false;
+        self.shift_rows.clear();
+        self.shift_rows
+            .extend(self.rows.iter().zip(contacts).map(|(r, c)| {
+                let excess = c.depth;
+                any |= excess > 0.0;
+                ShiftRow {
+                    a: r.a,
+                    b: r.b,
+                    normal: r.normal,
+                    inv_w: r.inv_w,
+                    wanted: if excess > 0.0 { rate * excess } else { excess },
+                    pushed: 0.0,
+                }
+            }));
+        if !any {
+            return;
+        }
+        self.shift.clear();
+        self.shift
+            .extend(self.bodies.iter().map(|s| (DVec2::ZERO, s.inv_mass)));
+        let shift = &mut self.shift[..];
+        let order = Lanes::new(self.shift_rows.len());
+        for _ in 0..passes {
+            for k in order.iter() {
+                let r = &mut self.shift_rows[k];
+                let (a, sb) = (r.a as usize, r.b as usize);
+                let gained = (shift[sb].0 - shift[a].0).dot(r.normal);
+                let total = (r.pushed + (r.wanted - gained) * r.inv_w).max(0.0);
+                let delta = total - r.pushed;
+                r.pushed = total;
+                shift[a].0 -= r.normal * (delta * shift[a].1);
+                shift[sb].0 += r.normal * (delta * shift[sb].1);
+            }
+        }
+        for (s, &i) in self.members.iter().enumerate().skip(1) {
+            let (d, w) = self.shift[s];
+            if d != DVec2::ZERO && w > 0.0 {
+                let most = limit * b.hot[i as usize].radius;
+                out.push((i, d.clamp_length_max(most)));
+            }
+        }
     }
 
     /// Writes the passes' impulses back into `contacts` and the velocities and spins of

@@ -32,6 +32,9 @@ impl Simulation {
         let mut rotational = 0.0;
         let (arena, slop) = (self.config.arena, self.config.overlap_slop);
         self.pushed.clear();
+        for &(i, shift) in &self.shifts {
+            self.bodies.hot[i as usize].pos += shift;
+        }
         for i in 0..self.bodies.len() {
             self.bodies.advance(i, self.dt);
             let spin = &mut self.bodies.spin[i];

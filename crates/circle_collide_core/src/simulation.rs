@@ -80,6 +80,8 @@ pub struct Simulation {
     pub(crate) solver_pairs: Vec<(u32, u32)>,
     /// Velocities and spins of the solver's bodies before it ran (its energy guard).
     pub(crate) solver_velocities: Vec<(u32, DVec2, f64)>,
+    /// The step's position correction: `(body, shift)` applied by `resolve`.
+    pub(crate) shifts: Vec<(u32, DVec2)>,
     /// The solver's bodies that were flying before it added the step's gravity to
     /// their velocity (the unsupported ones fly on).
     pub(crate) landed: Vec<u32>,

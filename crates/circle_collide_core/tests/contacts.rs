@@ -114,6 +114,49 @@ fn a_steered_crowd_stays_within_two_slops_with_no_fallback() {
     assert!(sim.stats().resting_contacts > n, "{:?}", sim.stats());
 }
 
+#[test]
+fn without_gravity_a_contact_overlapping_within_the_slop_is_halved_each_step_by_positions_only() {
+    // Two circles at rest overlapping by 0.8 slop: a slow contact (nothing closes, so the
+    // velocity solve does nothing, and the push-out leaves overlaps within the slop). The
+    // position correction takes half of the overlap back each step, shared by inverse
+    // mass (the centre of mass stays), and never touches a velocity. Without it the
+    // overlap stayed 0.8 slop for good. Axis along x, and turned by 0.7 rad with masses
+    // 1 and 3.
+    for (angle, m2) in [(0.0, 1.0), (0.7, 3.0)] {
+        let axis = DVec2::from_angle(angle);
+        let slop = StepConfig::default().overlap_slop;
+        let (r, depth) = (0.5, 0.8 * slop * 0.5);
+        let p1 = DVec2::new(3.0, 4.0);
+        let p2 = p1 + axis * (2.0 * r - depth);
+        let bodies = [
+            BodyDesc::new(p1, r, 1.0).with_restitution(0.2),
+            BodyDesc::new(p2, r, m2).with_restitution(0.2),
+        ];
+        let mut sim = world(&bodies, StepConfig::default());
+        let centre = |sim: &Simulation| {
+            let b = sim.bodies();
+            (b.position(0) + b.position(1) * m2) / (1.0 + m2)
+        };
+        let c0 = centre(&sim);
+        for step in 1..=3 {
+            sim.step(1.0 / 60.0);
+            assert_eq!(sim.stats().resting_contacts, 1, "a solver contact");
+            let b = sim.bodies();
+            let now = 2.0 * r - b.position(0).distance(b.position(1));
+            let want = depth * 0.5f64.powi(step);
+            assert!((now - want).abs() < 1e-12, "step {step}: {now} vs {want}");
+            assert!(
+                (b.position(1) - b.position(0))
+                    .normalize()
+                    .abs_diff_eq(axis, 1e-12)
+            );
+            assert!((centre(&sim) - c0).length() < 1e-12, "centre of mass moved");
+            assert_eq!(b.velocity(0), DVec2::ZERO);
+            assert_eq!(b.velocity(1), DVec2::ZERO);
+        }
+    }
+}
+
 /// A small pile (lattice, and jittered by 2 % of the radius) and how many steps it took
 /// to fall asleep entirely.
 fn sleeping_pile(jitter: f64) -> (Simulation, usize) {
