@@ -660,13 +660,16 @@ mod tests {
         }
     }
 
-    /// The steered crowd of 2000 jams the push-out every step. Whatever the jam list
-    /// leaves out, no pair may overlap deeper than the slop without being counted in
-    /// `overlaps_left` (a pair the list missed would be): checked by brute force.
+    /// The steered crowd of 2000 with a weak contact solver (two passes, so that it
+    /// jams the push-out every step; the default solver now mostly holds it). Whatever
+    /// the jam list leaves out, no pair may overlap deeper than the slop without being
+    /// counted in `overlaps_left` (a pair the list missed would be): checked by brute
+    /// force.
     #[test]
     fn the_jam_list_misses_no_deep_pair() {
         let n = 2000;
         let mut sim = crate::scenes::crowd(n, 0.3).simulation();
+        sim.config.contact_iterations = 2;
         let centre = DVec2::splat(0.5 * crate::scenes::gas_side(n, 0.3));
         let mut jammed = 0;
         for step in 0..120 {
