@@ -195,6 +195,32 @@ impl ContactMemory {
         self.contacts.is_empty()
     }
 
+    /// For each body key of `keys`, the range of the remembered contacts whose first
+    /// (lower) key it is, into `out` (for [`find_in`](Self::find_in)).
+    pub(crate) fn rows_of(&self, keys: &[u64], out: &mut Vec<(u32, u32)>) {
+        out.clear();
+        if self.contacts.is_empty() {
+            return;
+        }
+        out.extend(keys.iter().map(|&k| {
+            let start = self.contacts.partition_point(|c| c.a < k);
+            let len = (self.contacts[start..].iter())
+                .take_while(|c| c.a == k)
+                .count();
+            (start as u32, (start + len) as u32)
+        }));
+    }
+
+    /// The contact with `partner` among the contacts `start..end` (one body's range from
+    /// [`rows_of`](Self::rows_of)).
+    pub(crate) fn find_in(
+        &self,
+        (start, end): (u32, u32),
+        partner: Partner,
+    ) -> Option<&KeptContact> {
+        (self.contacts[start as usize..end as usize].iter()).find(|c| c.b == partner)
+    }
+
     /// The normal impulse remembered for body `a` touching `b`, in either order.
     pub fn impulse(&self, a: u64, b: Partner) -> Option<f64> {
         self.get(a, b).map(|c| c.impulse)
@@ -374,19 +400,16 @@ impl Simulation {
         }
     }
 
-    /// Marks the solver's bodies and lists its pairs (body index, or wall code), sorted.
+    /// Marks the solver's bodies and lists its pairs (body index, or wall code).
     fn list_solver_pairs(&mut self) {
-        let mut pairs = std::mem::take(&mut self.solver_pairs);
-        pairs.clear();
         for c in &self.resting {
             self.bodies.hot[c.a as usize].mark_in_solver();
             if is_body(c.b) {
                 self.bodies.hot[c.b as usize].mark_in_solver();
             }
-            pairs.push((c.a, c.b));
         }
-        pairs.sort_unstable();
-        self.solver_pairs = pairs;
+        let pairs = self.resting.iter().map(|c| (c.a, c.b));
+        self.solver_pairs.list(self.bodies.len(), pairs);
     }
 
     /// Whether body `i` and `other` (a body index with `i < other`, or a wall code) are a
@@ -401,7 +424,7 @@ impl Simulation {
         h[i].in_solver()
             && !h[i].hit()
             && (!is_body(other) || h[other as usize].in_solver() && !h[other as usize].hit())
-            && self.solver_pairs.binary_search(&(i as u32, other)).is_ok()
+            && self.solver_pairs.contains(i, other)
     }
 
     /// Fallback once the impact cap is reached at step time `t`: every body is moved to
@@ -424,6 +447,12 @@ impl Simulation {
     /// target is not to close.
     fn gather_contacts(&mut self, fallback: bool) {
         let mut list = std::mem::take(&mut self.resting);
+        let mut rows = std::mem::take(&mut self.memory_rows);
+        if fallback {
+            rows.clear();
+        } else {
+            self.memory.rows_of(&self.bodies.keys, &mut rows);
+        }
         let combine = self.config.restitution_combine;
         let b = &self.bodies;
         // Closing speeds are judged with the step's gravity in the velocities, as the
@@ -437,12 +466,18 @@ impl Simulation {
                 h.vel
             }
         };
+        // `ContactMemory::get` by body index, from the rows of the first body: of the two
+        // bodies `a`, `j`, the one with the lower key; with a static partner, `a`.
         let remembered = |a: usize, partner: Partner| {
-            if fallback {
-                None
+            (rows.get(a)).and_then(|&r| self.memory.find_in(r, partner).copied())
+        };
+        let remembered_pair = |i: usize, j: usize| {
+            let (first, second) = if b.keys[j] < b.keys[i] {
+                (j, i)
             } else {
-                self.memory.get(b.keys[a], partner).copied()
-            }
+                (i, j)
+            };
+            remembered(first, Partner::Body(b.keys[second]))
         };
         // Slow or pressing: the solver's, with whether it presses fast (closes faster
         // than the resting speed); else `None` (the event loop's). Under the default
@@ -487,7 +522,7 @@ impl Simulation {
                     continue;
                 }
                 let closing = (vel(i) - vel(j)).dot(c.manifold.normal);
-                let warm = remembered(i, Partner::Body(b.keys[j]));
+                let warm = remembered_pair(i, j);
                 let e = combine.combine(b.restitution[i], b.restitution[j]);
                 if let Some(pressing_fast) = classify(closing, warm, e) {
                     let m = &c.manifold;
@@ -530,6 +565,7 @@ impl Simulation {
         }
         self.rough_contacts(&mut list);
         self.resting = list;
+        self.memory_rows = rows;
     }
 
     /// Gives each contact of rough bodies (or of a body on rough walls) its friction

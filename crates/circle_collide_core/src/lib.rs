@@ -60,6 +60,7 @@ pub mod scenes;
 pub mod segment;
 pub mod simulation;
 mod sleep;
+mod solver_pairs;
 mod statics;
 pub mod stats;
 pub mod toi;

@@ -77,7 +77,9 @@ pub struct Simulation {
     /// The slow contacts of the last step with their impulses (warm start, pressing).
     pub(crate) memory: crate::contacts::ContactMemory,
     /// This step's solver contacts `(body, body or wall code)`, sorted.
-    pub(crate) solver_pairs: Vec<(u32, u32)>,
+    pub(crate) solver_pairs: crate::solver_pairs::SolverPairs,
+    /// Each body's range in the contact memory (`ContactMemory::rows_of`), per step.
+    pub(crate) memory_rows: Vec<(u32, u32)>,
     /// Velocities and spins of the solver's bodies before it ran (its energy guard).
     pub(crate) solver_velocities: Vec<(u32, DVec2, f64)>,
     /// The step's position correction: `(body, shift)` applied by `resolve`.
@@ -330,6 +332,8 @@ impl Simulation {
                     + cap(&self.landed)
                     + self.groups.heap_bytes()
                     + cap(&self.solver_velocities)
+                    + self.solver_pairs.heap_bytes()
+                    + cap(&self.memory_rows)
                     + cap(&self.pushed)
                     + cap(&self.active)
                     + cap(&self.active_bodies)
