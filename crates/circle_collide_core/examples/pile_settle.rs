@@ -44,12 +44,11 @@ fn main() {
     }
     let mass = std::f64::consts::PI * scenes::RADIUS * scenes::RADIUS;
     let threshold = 1e-6 * n as f64 * mass * 9.81 * scenes::RADIUS;
+    let mut phases = common::PhaseTimes::default();
     let (mut times, mut settled_at, mut deepest_after, mut fallbacks, mut most_impacts) =
         (Vec::new(), None, 0.0f64, 0, 0);
     for step in 1..=seconds * 60 {
-        let start = std::time::Instant::now();
-        sim.step(scenes::DT);
-        times.push(start.elapsed().as_secs_f64() * 1e3);
+        times.push(phases.step(&mut sim, scenes::DT));
         fallbacks += usize::from(sim.stats().fallback);
         most_impacts = most_impacts.max(sim.stats().impacts);
         let ke = sim.stats().kinetic_energy;
@@ -110,6 +109,10 @@ fn main() {
         worst.1,
         worst.0 + 1,
         fallbacks,
+    );
+    println!(
+        "  late-half phase medians (ms): {}",
+        phases.medians(times.len() / 2)
     );
     common::print_heap_bytes(&sim);
     common::print_state_fingerprint(&sim);
