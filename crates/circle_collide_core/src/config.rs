@@ -56,7 +56,8 @@ pub struct StepConfig {
     /// an elastic gas stays exact.
     pub resting_speed: Option<f64>,
     /// Gauss–Seidel passes of the contact solver (warm-started from the last step's
-    /// impulses). Default `16`.
+    /// impulses). Default `16`. Without gravity a solve of many contacts takes more
+    /// ([`deep_jam_passes`](crate::contacts::deep_jam_passes): up to three times this).
     pub contact_iterations: u32,
     /// Sleeping: islands of touching bodies that stay slow fall asleep and cost almost
     /// nothing until woken. Default [`SleepConfig::default`].
