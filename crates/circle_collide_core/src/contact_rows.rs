@@ -323,14 +323,18 @@ impl ContactRows {
         self.shift_rows.clear();
         self.shift_rows
             .extend(self.rows.iter().zip(contacts).map(|(r, c)| {
-                let excess = c.depth;
-                any |= excess > 0.0;
+                any |= c.depth > 0.0;
                 ShiftRow {
                     a: r.a,
                     b: r.b,
                     normal: r.normal,
                     inv_w: r.inv_w,
-                    wanted: if excess > 0.0 { rate * excess } else { excess },
+                    // An overlap: `rate` of it back; a gap: it may close, to touching.
+                    wanted: if c.depth > 0.0 {
+                        rate * c.depth
+                    } else {
+                        c.depth
+                    },
                     pushed: 0.0,
                 }
             }));

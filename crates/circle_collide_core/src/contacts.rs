@@ -44,15 +44,16 @@
 //! slow contacts send none (their pairs send `CollisionStarted` / `CollisionEnded` through
 //! the touching list). Every faster change of velocity is an event-loop impact.
 //!
-//! **Positions**: without gravity the solver's contacts also plan a *position correction* (split
-//! impulses: Gauss–Seidel passes on the same rows in position units, which move
-//! positions and never velocities), applied at the end of the step before the push-out:
-//! each contact's overlap at the start of the step is taken [`CORRECTION_RATE`] of the
-//! way back, each body moving at most half the slop. Pressed contacts then stay near
-//! touching instead of creeping to the edge of the slop, where any push cascades
-//! through a jam. The push-out separates what is still deeper than the slop. Why this
-//! solver (and not a soft
-//! step with sub-steps and relaxation) is said in `docs/contacts.md`.
+//! **Without gravity** the passes are over-relaxed ([`RELAXATION`]), a large solve gets
+//! more of them ([`deep_jam_passes`]), and the solver's contacts also plan a *position
+//! correction* (split impulses: Gauss–Seidel passes on the same rows in position units,
+//! which move positions and never velocities), applied at the end of the step before
+//! the push-out: each contact's overlap at the start of the step is taken
+//! [`CORRECTION_RATE`] of the way back, each body moving at most half the slop. Pressed
+//! contacts then stay near touching instead of creeping to the edge of the slop, where
+//! any push cascades through a jam. The push-out separates what is still deeper than the
+//! slop. Why this solver (and not a soft step with sub-steps and relaxation) is said in
+//! `docs/contacts.md`.
 
 use crate::arena::Wall;
 use crate::events::{Impact, Other, static_other};
@@ -106,9 +107,10 @@ pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
 }
 
 /// Position correction of the solver's contacts (module docs, `docs/contacts.md`): the
-/// fraction of a contact's overlap taken back at the end of each step. Measured on the steered crowd of 2000 (core, late-half medians):
-/// 0.3, 0.5, 0.8 and 1.0 gave 2.8, 2.7, 2.7 and 3.6 ms per step (1.0 overshoots and
-/// jostles), against 4.1–4.4 ms without the correction.
+/// fraction of a contact's overlap taken back at the end of each step. Measured on the
+/// steered crowd of 2000 (core, late-half medians): 0.3, 0.5, 0.8 and 1.0 gave 2.8, 2.7,
+/// 2.7 and 3.6 ms per step (1.0 overshoots and jostles), against 4.1–4.4 ms without the
+/// correction.
 pub const CORRECTION_RATE: f64 = 0.5;
 /// Position correction: Gauss–Seidel passes over the solver's rows.
 pub const CORRECTION_PASSES: u32 = 4;
