@@ -103,8 +103,6 @@ pub(crate) struct ContactRows {
     /// Position correction's scratch: each slot's shift and inverse mass, and its rows.
     shift: Vec<(DVec2, f64)>,
     shift_rows: Vec<ShiftRow>,
-    /// The passes' over-relaxation of the normal impulses (1: plain Gauss–Seidel).
-    relaxation: f64,
 }
 
 /// A contact's row of the position correction ([`ContactRows::shifts`]).
@@ -208,11 +206,10 @@ impl ContactRows {
     /// (successive over-relaxation; 1 is plain Gauss–Seidel, and any value in (0, 2)
     /// lowers the bodies' kinetic energy at every step, as plain Gauss–Seidel does).
     pub(crate) fn passes(&mut self, passes: u32, relaxation: f64) {
-        self.relaxation = relaxation;
         let order = Lanes::new(self.rows.len());
         for _ in 0..passes {
             for k in order.iter() {
-                self.normal_row(k);
+                self.normal_row(k, relaxation);
                 if let Some(&q) = self.rough.get(k) {
                     if q.mu > 0.0 {
                         self.friction_row(k);
@@ -225,15 +222,16 @@ impl ContactRows {
         }
     }
 
-    /// One accumulated, clamped impulse on row `k` so that it stops closing.
-    fn normal_row(&mut self, k: usize) {
+    /// One accumulated, clamped impulse on row `k` so that it stops closing (its step
+    /// times `relaxation`).
+    fn normal_row(&mut self, k: usize, relaxation: f64) {
         let r = self.rows[k];
         if r.w == 0.0 {
             return;
         }
         let (a, b) = (r.a as usize, r.b as usize);
         let closing = (self.bodies[a].vel - self.bodies[b].vel).dot(r.normal);
-        let total = (r.acc + closing * r.inv_w * self.relaxation).max(0.0);
+        let total = (r.acc + closing * r.inv_w * relaxation).max(0.0);
         self.apply_normal(k, total - r.acc);
     }
 
