@@ -215,35 +215,21 @@ impl Level {
         self.inv_cell = 1.0 / cell;
         self.nx = ((size.x / cell) as usize + 1).max(1);
         self.ny = ((size.y / cell) as usize + 1).max(1);
-        let mut counts = vec![0u32; self.nx * self.ny + 1];
-        let cells = |level: &Self, s: usize| {
-            let (a, b) = level.boxes[s];
-            (level.cell_of(a), level.cell_of(b))
-        };
-        for s in 0..self.segments.len() {
-            let ((x0, y0), (x1, y1)) = cells(self, s);
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    counts[y * self.nx + x + 1] += 1;
+        let (mut starts, mut items) = (
+            std::mem::take(&mut self.starts),
+            std::mem::take(&mut self.items),
+        );
+        crate::compressed_rows::build(self.nx * self.ny, &mut starts, &mut items, |emit| {
+            for (s, &(a, b)) in self.boxes.iter().enumerate() {
+                let ((x0, y0), (x1, y1)) = (self.cell_of(a), self.cell_of(b));
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        emit(y * self.nx + x, s as u32);
+                    }
                 }
             }
-        }
-        for c in 1..counts.len() {
-            counts[c] += counts[c - 1];
-        }
-        let mut fill = counts.clone();
-        self.items = vec![0; *counts.last().unwrap_or(&0) as usize];
-        for s in 0..self.segments.len() {
-            let ((x0, y0), (x1, y1)) = cells(self, s);
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    let c = y * self.nx + x;
-                    self.items[fill[c] as usize] = s as u32;
-                    fill[c] += 1;
-                }
-            }
-        }
-        self.starts = counts;
+        });
+        (self.starts, self.items) = (starts, items);
     }
 
     /// Bytes of heap memory the level holds.

@@ -32,6 +32,7 @@ pub mod arena;
 pub mod bodies;
 pub mod body;
 mod broad_phase;
+mod compressed_rows;
 pub mod config;
 mod contact_rows;
 pub mod contacts;

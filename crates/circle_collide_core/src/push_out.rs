@@ -462,29 +462,14 @@ impl JamList {
         let n = bodies.len();
         self.listed_at.clear();
         self.listed_at.extend(bodies.hot.iter().map(|h| h.pos));
-        self.start.clear();
-        self.start.resize(n + 1, 0);
-        for &(i, j) in pairs {
-            self.start[i as usize + 1] += 1;
-            self.start[j as usize + 1] += 1;
-        }
-        for i in 0..n {
-            self.start[i + 1] += self.start[i];
-        }
-        self.pairs_of.clear();
-        self.pairs_of.resize(self.start[n] as usize, 0);
-        let mut fill = std::mem::take(&mut self.taken);
-        fill.clear();
-        fill.extend_from_slice(&self.start[..n]);
-        for (k, &(i, j)) in pairs.iter().enumerate() {
-            for b in [i as usize, j as usize] {
-                self.pairs_of[fill[b] as usize] = k as u32;
-                fill[b] += 1;
+        crate::compressed_rows::build(n, &mut self.start, &mut self.pairs_of, |emit| {
+            for (k, &(i, j)) in pairs.iter().enumerate() {
+                emit(i as usize, k as u32);
+                emit(j as usize, k as u32);
             }
-        }
-        fill.clear();
-        fill.resize(pairs.len(), 0);
-        self.taken = fill;
+        });
+        self.taken.clear();
+        self.taken.resize(pairs.len(), 0);
         self.pass = 0;
     }
 

@@ -245,7 +245,6 @@ impl SpatialIndex {
         self.nx = ((size.x / cell).ceil() as i32).max(1);
         self.ny = ((size.y / cell).ceil() as i32).max(1);
         let cells = (self.nx * self.ny) as usize;
-        let mut start = vec![0u32; cells + 1];
         let mut spans = Vec::with_capacity(self.circles.len());
         for (i, c) in self.circles.iter().enumerate() {
             if !valid(c) {
@@ -262,31 +261,25 @@ impl SpatialIndex {
                 spans.push(None);
                 continue;
             }
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    start[self.slot(x, y) + 1] += 1;
-                }
-            }
             spans.push(Some((x0, y0, x1, y1)));
         }
-        for c in 0..cells {
-            start[c + 1] += start[c];
-        }
-        let mut fill = start.clone();
-        self.entries = vec![0; start[cells] as usize];
-        for (i, span) in spans.into_iter().enumerate() {
-            let Some((x0, y0, x1, y1)) = span else {
-                continue;
-            };
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    let s = self.slot(x, y);
-                    self.entries[fill[s] as usize] = i as u32;
-                    fill[s] += 1;
+        let (mut start, mut entries) = (
+            std::mem::take(&mut self.start),
+            std::mem::take(&mut self.entries),
+        );
+        crate::compressed_rows::build(cells, &mut start, &mut entries, |emit| {
+            for (i, span) in spans.iter().enumerate() {
+                let Some((x0, y0, x1, y1)) = *span else {
+                    continue;
+                };
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        emit(self.slot(x, y), i as u32);
+                    }
                 }
             }
-        }
-        self.start = start;
+        });
+        (self.start, self.entries) = (start, entries);
     }
 
     /// Cell coordinates of point `p`, clamped into the grid.

@@ -21,27 +21,11 @@ impl SolverPairs {
 
     /// Lists `pairs` (first body, partner) for a world of `bodies` bodies.
     pub(crate) fn list(&mut self, bodies: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) {
-        self.first.clear();
-        self.first.resize(bodies + 1, 0);
-        for (a, _) in pairs.clone() {
-            self.first[a as usize + 1] += 1;
-        }
-        for a in 0..bodies {
-            self.first[a + 1] += self.first[a];
-        }
-        self.partners.clear();
-        self.partners.resize(self.first[bodies] as usize, 0);
-        // Filled from each row's start; `first[a]` ends up at row `a + 1`'s start, so it
-        // is shifted back after.
-        for (a, partner) in pairs {
-            let slot = &mut self.first[a as usize];
-            self.partners[*slot as usize] = partner;
-            *slot += 1;
-        }
-        for a in (0..bodies).rev() {
-            self.first[a + 1] = self.first[a];
-        }
-        self.first[0] = 0;
+        crate::compressed_rows::build(bodies, &mut self.first, &mut self.partners, |emit| {
+            pairs
+                .clone()
+                .for_each(|(a, partner)| emit(a as usize, partner));
+        });
     }
 
     /// Whether `(a, partner)` is listed.
