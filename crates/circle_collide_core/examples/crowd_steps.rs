@@ -56,12 +56,10 @@ fn main() {
         })
         .fold(0.0, f64::max)
         / scenes::RADIUS;
-    let mut late = times[steps / 2..].to_vec();
-    late.sort_by(f64::total_cmp);
     let worst = times.iter().copied().fold(0.0, f64::max);
     println!(
         "crowd N = {n}, {steps} steps: late-half median {:.3} ms, worst {worst:.3} ms, fallback steps {fallbacks}, most overlaps left {most_left}, per step {:.0} slow contacts and {:.0} impacts, deepest overlap at the end {deepest:.4} r (slop 0.01 r), KE {:.3e}",
-        late[late.len() / 2],
+        common::median(&times[steps / 2..]),
         contacts as f64 / steps as f64,
         impacts as f64 / steps as f64,
         sim.stats().kinetic_energy,

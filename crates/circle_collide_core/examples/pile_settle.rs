@@ -114,9 +114,7 @@ fn main() {
     // median.
     let landed = (4 * 60).min(times.len());
     let worst_after = times[landed..].iter().copied().fold(0.0, f64::max);
-    let mut late = times[times.len() / 2..].to_vec();
-    late.sort_by(f64::total_cmp);
-    let late_median = late.get(late.len() / 2).copied().unwrap_or(0.0);
+    let late_median = common::median(&times[times.len() / 2..]);
     println!(
         "  after 4 s: worst step {worst_after:.3} ms = {:.1} x the late-half median {late_median:.3} ms",
         worst_after / late_median.max(f64::MIN_POSITIVE)

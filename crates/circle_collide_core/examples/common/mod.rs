@@ -38,6 +38,13 @@ pub const PHASES: [(&str, Phase); 5] = [
     ("resolve", |s, _| s.resolve()),
 ];
 
+/// The median of `v` (the upper one of an even count; 0 when empty).
+pub fn median(v: &[f64]) -> f64 {
+    let mut sorted = v.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.get(sorted.len() / 2).copied().unwrap_or(0.0)
+}
+
 /// Per-phase step times in ms, one list per phase of [`PHASES`].
 #[derive(Default)]
 pub struct PhaseTimes(pub Vec<Vec<f64>>);
@@ -59,12 +66,7 @@ impl PhaseTimes {
     pub fn medians(&self, from: usize) -> String {
         let split: Vec<String> = (PHASES.iter().zip(&self.0))
             .map(|((name, _), times)| {
-                let mut late = times[from.min(times.len())..].to_vec();
-                late.sort_by(f64::total_cmp);
-                format!(
-                    "{name} {:.3}",
-                    late.get(late.len() / 2).copied().unwrap_or(0.0)
-                )
+                format!("{name} {:.3}", median(&times[from.min(times.len())..]))
             })
             .collect();
         split.join(", ")
