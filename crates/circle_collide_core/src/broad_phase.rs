@@ -14,6 +14,7 @@ impl Simulation {
     /// A sleeping body that an awake one touches or will hit within the step wakes here
     /// with its island, and the pairs are listed again (see the `sleep` module).
     pub fn broad_phase(&mut self) {
+        self.mark_speculative();
         self.grid.rebuild(&self.bodies);
         self.collect_pairs();
         if self.stats.sleeping_at_start > 0 && self.wake_touched() {

@@ -148,15 +148,17 @@ impl Simulation {
     }
 
     /// The broad phase listed the pairs of each body's path before the contact solver
-    /// changed velocities. A body whose new path leaves the box of its old one is
-    /// listed again and predicted anew (as after an impact), so no partner along the new
-    /// path is missed. Bodies that only slowed down (resting) keep their pairs.
+    /// changed velocities. A body whose new path leaves the box of its old one (widened
+    /// by [`SPECULATIVE_MARGIN`](crate::bodies::SPECULATIVE_MARGIN) if it was in the
+    /// solver last step) is listed again and predicted anew (as after an impact), so no
+    /// partner along the new path is missed. Bodies that only slowed down (resting), or
+    /// were turned within the widened box, keep their pairs.
     fn follow_contact_changes(&mut self) {
         for k in 0..self.contact_boxes.len() {
             let (i, (min, max)) = self.contact_boxes[k];
             let i = i as usize;
             self.bodies.hot[i].clear_box_kept();
-            let (new_min, new_max) = self.bodies.swept_box(i);
+            let (new_min, new_max) = self.bodies.path_box(i);
             let inside = min.cmple(new_min).all() && new_max.cmple(max).all();
             // Version 0: not yet redirected this step (a body can be in several contacts).
             let h = &self.bodies.hot[i];
@@ -379,6 +381,8 @@ impl Simulation {
             return; // static bodies never change course
         }
         self.bodies.hot[k].version = self.bodies.hot[k].version.wrapping_add(1);
+        // From here on its box is that of its path (it is re-inserted below).
+        self.bodies.hot[k].set_speculative(false);
         let mut found = std::mem::take(&mut self.scratch);
         let gravity = self.bodies.gravity != DVec2::ZERO;
         if gravity {

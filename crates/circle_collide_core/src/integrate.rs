@@ -39,6 +39,15 @@ impl Simulation {
             0.0
         };
         self.near_wall.clear();
+        // Bodies in the contact memory get boxes widened by the speculative margin in the
+        // broad phase, and the solver may turn them anywhere within: near a wall means
+        // within that box too (see `follow_contact_changes`).
+        let near = slop
+            + if self.memory.is_empty() {
+                0.0
+            } else {
+                crate::bodies::SPECULATIVE_MARGIN
+            };
         let mut min_radius = f64::INFINITY;
         for (i, h) in self.bodies.hot.iter_mut().enumerate() {
             h.time = 0.0;
@@ -61,7 +70,7 @@ impl Simulation {
             // The test `wall_prediction` starts with, made here while the body is in cache.
             if (arena.is_some() || !level.is_empty()) && h.inv_mass > 0.0 && !h.sensor() {
                 let (min, max) = h.swept_box(dt, gravity);
-                let margin = slop * h.radius;
+                let margin = near * h.radius;
                 let near_arena = arena.is_some_and(|a| !a.keeps_clear(min, max, margin));
                 let near_level = !near_arena && {
                     let (pad, mut near) = (DVec2::splat(margin), false);

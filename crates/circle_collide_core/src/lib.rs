@@ -62,6 +62,7 @@ pub mod segment;
 pub mod simulation;
 mod sleep;
 mod solver_pairs;
+mod speculative;
 mod statics;
 pub mod stats;
 pub mod toi;

@@ -104,8 +104,10 @@ impl Simulation {
     /// outgrows its list twice is listed anew each pass). These passes go on while such
     /// a pair overlaps deeper than the slop (or a pushed body sinks that deep into a
     /// wall), at most
-    /// [`PUSH_OUT_PASS_LIMIT`] × the configured passes in all; pairs and wall contacts
-    /// still that deep then are counted in
+    /// [`PUSH_OUT_PASS_LIMIT`] × the configured passes in all; then the walls get one
+    /// last pass over the bodies still active (a pair left overlapping is better than a
+    /// body left outside the arena), and pairs and wall contacts still that deep are
+    /// counted in
     /// [`StepStats::overlaps_left`](crate::StepStats::overlaps_left).
     pub(crate) fn push_out(&mut self, walls_moved: bool) {
         self.jam.reset();
@@ -120,6 +122,11 @@ impl Simulation {
         let limit = configured.saturating_mul(PUSH_OUT_PASS_LIMIT);
         while self.list_pushed_neighbours() {
             if pass >= limit {
+                // The walls have the last word: a pair left overlapping is better than a
+                // body left outside the arena.
+                let bodies = std::mem::take(&mut self.active_bodies);
+                self.push_out_of_walls_listed(Some(&bodies));
+                self.active_bodies = bodies;
                 let (slop, arena, b) = (self.config.overlap_slop, self.config.arena, &self.bodies);
                 let pairs = (self.active.iter())
                     .filter(|&&(i, j)| deeper_than_slop(b, i as usize, j as usize, slop))

@@ -78,6 +78,8 @@ pub struct Simulation {
     pub(crate) memory: crate::contacts::ContactMemory,
     /// This step's solver contacts `(body, body or wall code)`, sorted.
     pub(crate) solver_pairs: crate::solver_pairs::SolverPairs,
+    /// The bodies' (key, index), sorted by key: scratch of `mark_speculative`.
+    pub(crate) key_order: Vec<(u64, u32)>,
     /// Each body's range in the contact memory (`ContactMemory::rows_of`), per step.
     pub(crate) memory_rows: Vec<(u32, u32)>,
     /// Velocities and spins of the solver's bodies before it ran (its energy guard).

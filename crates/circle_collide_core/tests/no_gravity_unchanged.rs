@@ -8,7 +8,10 @@
 //! it bit-identical); the gas, which has no slow contacts, is unchanged. The crowd
 //! changed again with the solver's interleaved row order (`contact_rows::Lanes`) and the
 //! position correction and over-relaxation of its contacts without gravity
-//! (`CORRECTION_RATE`, `RELAXATION`); the gas did not.
+//! (`CORRECTION_RATE`, `RELAXATION`); the gas did not. The speculative boxes of the
+//! bodies in last step's contacts (`bodies::SPECULATIVE_MARGIN`) list more candidate
+//! pairs, which the push-out works through in another order: the crowd changed; the gas,
+//! whose contact memory stays empty, did not.
 
 use circle_collide_core::{Simulation, scenes};
 use glam::DVec2;
@@ -42,5 +45,5 @@ fn the_gas_and_the_crowd_without_gravity_are_bit_identical_to_before_exact_fligh
     let (g, c) = (fingerprint(&gas), fingerprint(&crowd));
     eprintln!("gas {g:016x}, crowd {c:016x}");
     assert_eq!(g, 0xc137_ad6f_68f2_412b, "gas");
-    assert_eq!(c, 0xca02_8b59_cc2e_d614, "crowd");
+    assert_eq!(c, 0xcf74_9ed0_8660_a518, "crowd");
 }
