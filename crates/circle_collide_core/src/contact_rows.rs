@@ -103,6 +103,9 @@ pub(crate) struct ContactRows {
     /// Position correction's scratch: each slot's shift and inverse mass, and its rows.
     shift: Vec<(DVec2, f64)>,
     shift_rows: Vec<ShiftRow>,
+    /// The largest change of a body's velocity by a normal impulse in the current pass
+    /// ([`passes_until`](Self::passes_until)).
+    largest_change: f64,
 }
 
 /// A contact's row of the position correction ([`ContactRows::shifts`]).
@@ -206,8 +209,27 @@ impl ContactRows {
     /// (successive over-relaxation; 1 is plain Gauss–Seidel, and any value in (0, 2)
     /// lowers the bodies' kinetic energy at every step, as plain Gauss–Seidel does).
     pub(crate) fn passes(&mut self, passes: u32, relaxation: f64) {
+        self.passes_until(passes, passes, 0.0, relaxation);
+    }
+
+    /// Whether any loaded contact has friction or rolling resistance.
+    pub(crate) fn any_rough(&self) -> bool {
+        !self.rough.is_empty()
+    }
+
+    /// At least `min` and at most `max` passes as [`passes`](Self::passes) runs them,
+    /// stopping after the first pass from `min` on whose normal impulses changed no
+    /// body's velocity by more than `tolerance`. Returns the passes run.
+    pub(crate) fn passes_until(
+        &mut self,
+        min: u32,
+        max: u32,
+        tolerance: f64,
+        relaxation: f64,
+    ) -> u32 {
         let order = Lanes::new(self.rows.len());
-        for _ in 0..passes {
+        for pass in 0..max {
+            self.largest_change = 0.0;
             for k in order.iter() {
                 self.normal_row(k, relaxation);
                 if let Some(&q) = self.rough.get(k) {
@@ -219,7 +241,11 @@ impl ContactRows {
                     }
                 }
             }
+            if pass + 1 >= min && self.largest_change <= tolerance {
+                return pass + 1;
+            }
         }
+        max
     }
 
     /// One accumulated, clamped impulse on row `k` so that it stops closing (its step
@@ -232,7 +258,10 @@ impl ContactRows {
         let (a, b) = (r.a as usize, r.b as usize);
         let closing = (self.bodies[a].vel - self.bodies[b].vel).dot(r.normal);
         let total = (r.acc + closing * r.inv_w * relaxation).max(0.0);
-        self.apply_normal(k, total - r.acc);
+        let delta = total - r.acc;
+        let (wa, wb) = (self.bodies[a].inv_mass, self.bodies[b].inv_mass);
+        self.largest_change = self.largest_change.max(delta.abs() * wa.max(wb));
+        self.apply_normal(k, delta);
     }
 
     /// One accumulated friction impulse on row `k`, aiming at no slip, within

@@ -16,6 +16,10 @@ pub struct StepStats {
     pub contacts: usize,
     /// Slow (resting or pressing) pairs and body–wall pairs handled by the contact solver.
     pub resting_contacts: usize,
+    /// Gauss–Seidel passes of the contact solver's last solve this step when it ran on
+    /// until converged (smooth contacts under gravity,
+    /// [`CONVERGED_FRACTION`](crate::contacts::CONVERGED_FRACTION)); otherwise 0.
+    pub contact_passes: u32,
     /// Steps whose warm-started contact solve would have added kinetic energy and was
     /// redone from zero (0 or 1).
     pub cold_restarts: usize,
