@@ -209,7 +209,27 @@ impl ContactRows {
     /// (successive over-relaxation; 1 is plain Gauss–Seidel, and any value in (0, 2)
     /// lowers the bodies' kinetic energy at every step, as plain Gauss–Seidel does).
     pub(crate) fn passes(&mut self, passes: u32, relaxation: f64) {
-        self.passes_until(passes, passes, 0.0, relaxation);
+        let order = Lanes::new(self.rows.len());
+        for _ in 0..passes {
+            self.pass::<false>(order, relaxation);
+        }
+    }
+
+    /// One pass (see [`passes`](Self::passes)); with `TRACK`, it keeps the largest change
+    /// of a body's velocity by a normal impulse in `largest_change`.
+    #[inline(always)]
+    fn pass<const TRACK: bool>(&mut self, order: Lanes, relaxation: f64) {
+        for k in order.iter() {
+            self.normal_row::<TRACK>(k, relaxation);
+            if let Some(&q) = self.rough.get(k) {
+                if q.mu > 0.0 {
+                    self.friction_row(k);
+                }
+                if q.rolling > 0.0 {
+                    self.rolling_row(k);
+                }
+            }
+        }
     }
 
     /// Whether any loaded contact has friction or rolling resistance.
@@ -230,17 +250,7 @@ impl ContactRows {
         let order = Lanes::new(self.rows.len());
         for pass in 0..max {
             self.largest_change = 0.0;
-            for k in order.iter() {
-                self.normal_row(k, relaxation);
-                if let Some(&q) = self.rough.get(k) {
-                    if q.mu > 0.0 {
-                        self.friction_row(k);
-                    }
-                    if q.rolling > 0.0 {
-                        self.rolling_row(k);
-                    }
-                }
-            }
+            self.pass::<true>(order, relaxation);
             if pass + 1 >= min && self.largest_change <= tolerance {
                 return pass + 1;
             }
@@ -250,7 +260,8 @@ impl ContactRows {
 
     /// One accumulated, clamped impulse on row `k` so that it stops closing (its step
     /// times `relaxation`).
-    fn normal_row(&mut self, k: usize, relaxation: f64) {
+    #[inline(always)]
+    fn normal_row<const TRACK: bool>(&mut self, k: usize, relaxation: f64) {
         let r = self.rows[k];
         if r.w == 0.0 {
             return;
@@ -259,8 +270,10 @@ impl ContactRows {
         let closing = (self.bodies[a].vel - self.bodies[b].vel).dot(r.normal);
         let total = (r.acc + closing * r.inv_w * relaxation).max(0.0);
         let delta = total - r.acc;
-        let (wa, wb) = (self.bodies[a].inv_mass, self.bodies[b].inv_mass);
-        self.largest_change = self.largest_change.max(delta.abs() * wa.max(wb));
+        if TRACK {
+            let (wa, wb) = (self.bodies[a].inv_mass, self.bodies[b].inv_mass);
+            self.largest_change = self.largest_change.max(delta.abs() * wa.max(wb));
+        }
         self.apply_normal(k, delta);
     }
 
