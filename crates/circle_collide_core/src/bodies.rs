@@ -560,24 +560,28 @@ impl Bodies {
     /// this box.
     #[inline(always)]
     pub(crate) fn swept_box(&self, i: usize) -> (DVec2, DVec2) {
-        let h = &self.hot[i];
-        let extra = if h.speculative() {
+        let extra = if self.hot[i].speculative() {
             SPECULATIVE_MARGIN
         } else {
             0.0
         };
-        let (min, max) = h.swept_box(self.sweep_end, self.gravity);
-        let margin = DVec2::splat((self.margin + extra) * h.radius);
-        (min - margin, max + margin)
+        self.widened_path_box(i, self.margin + extra)
     }
 
     /// [`swept_box`](Self::swept_box) without the speculative widening: the box body
     /// `i`'s path needs.
     #[inline]
     pub(crate) fn path_box(&self, i: usize) -> (DVec2, DVec2) {
+        self.widened_path_box(i, self.margin)
+    }
+
+    /// The box of body `i`'s path over the rest of the sweep, widened by `margin` times
+    /// its radius on every side.
+    #[inline(always)]
+    fn widened_path_box(&self, i: usize, margin: f64) -> (DVec2, DVec2) {
         let h = &self.hot[i];
         let (min, max) = h.swept_box(self.sweep_end, self.gravity);
-        let margin = DVec2::splat(self.margin * h.radius);
+        let margin = DVec2::splat(margin * h.radius);
         (min - margin, max + margin)
     }
 

@@ -50,3 +50,58 @@ impl Simulation {
         self.key_order = order;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::contacts::{ContactMemory, KeptContact, Partner};
+    use crate::{Arena, BodyDesc, Simulation, StepConfig, Wall};
+    use glam::DVec2;
+
+    /// Bodies added out of key order (as the plugin adds them), one static: the marks
+    /// follow the memory's keys, on either side of a contact, and skip the static body.
+    #[test]
+    fn the_memory_s_bodies_get_widened_boxes_and_no_others() {
+        let mut sim = Simulation::new(StepConfig {
+            arena: Some(Arena::new(DVec2::ZERO, DVec2::splat(20.0))),
+            ..StepConfig::default()
+        });
+        let keys = [50u64, 30, 90, 70, 10];
+        for (k, &key) in keys.iter().enumerate() {
+            let mass = if key == 70 { f64::INFINITY } else { 1.0 };
+            let p = DVec2::new(2.0 + 3.0 * k as f64, 5.0);
+            sim.add_body(BodyDesc::new(p, 0.5, mass).with_key(key))
+                .unwrap();
+        }
+        sim.set_contact_memory(ContactMemory::new(vec![
+            KeptContact::new(30, Partner::Body(90), 1.0),
+            KeptContact::new(50, Partner::Wall(Wall::Left), 1.0),
+            KeptContact::new(70, Partner::Body(90), 1.0),
+        ]));
+        sim.integrate(1.0 / 60.0);
+        sim.mark_speculative();
+        let marked: Vec<u64> = (0..keys.len())
+            .filter(|&i| sim.bodies.hot[i].speculative())
+            .map(|i| keys[i])
+            .collect();
+        assert_eq!(
+            marked,
+            vec![50, 30, 90],
+            "key 70 is static, key 10 remembered nowhere"
+        );
+        // A marked body's box is its path's widened by the speculative margin.
+        let (path, widened) = (sim.bodies.path_box(0), sim.bodies.swept_box(0));
+        let extra = crate::bodies::SPECULATIVE_MARGIN * 0.5;
+        assert!(
+            (path.0 - widened.0 - DVec2::splat(extra))
+                .abs()
+                .max_element()
+                < 1e-12
+        );
+        assert_eq!(sim.bodies.path_box(4), sim.bodies.swept_box(4));
+        // The next step starts unmarked: marks last one step.
+        sim.set_contact_memory(ContactMemory::default());
+        sim.integrate(1.0 / 60.0);
+        sim.mark_speculative();
+        assert!((0..keys.len()).all(|i| !sim.bodies.hot[i].speculative()));
+    }
+}

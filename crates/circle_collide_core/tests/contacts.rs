@@ -337,3 +337,59 @@ fn most_jittered_piles_fall_asleep_within_ten_seconds_and_stay_put() {
     eprintln!("asleep within 10 s (pile, seconds): {asleep:?}");
     assert!(asleep.len() >= 6, "only {asleep:?} slept within 10 s");
 }
+
+/// A column of 20 smooth disks standing on the floor: the solver's passes go on past the
+/// configured 16 while the column's weight is not yet carried (first step, cold), and
+/// once it stands still the warm-started solve converges within the configured passes
+/// and the floor carries the whole column: its impulse per step is `20 m g dt`. With
+/// friction the rule is off (`contact_passes` 0).
+#[test]
+fn a_smooth_column_s_solve_runs_until_the_floor_carries_its_weight() {
+    let column = |mu: f64| {
+        let bodies: Vec<BodyDesc> = (0..20)
+            .map(|k| {
+                BodyDesc::new(DVec2::new(5.0, 0.5 + k as f64), 0.5, 1.0)
+                    .with_restitution(0.0)
+                    .with_friction(mu)
+                    .with_key(k)
+            })
+            .collect();
+        let mut config = StepConfig {
+            gravity: G,
+            arena: Some(Arena::new(DVec2::ZERO, DVec2::new(10.0, 30.0))),
+            ..StepConfig::default()
+        };
+        config.sleep.enabled = false;
+        world(&bodies, config)
+    };
+    let mut sim = column(0.0);
+    sim.step(scenes::DT);
+    let configured = sim.config.contact_iterations;
+    let first = sim.stats().contact_passes;
+    assert!(first > configured, "cold column: {first} passes");
+    for _ in 0..240 {
+        sim.step(scenes::DT);
+    }
+    assert_eq!(sim.stats().contact_passes, configured, "at rest: converged");
+    let floor = sim
+        .contact_memory()
+        .impulse(
+            0,
+            circle_collide_core::contacts::Partner::Wall(circle_collide_core::Wall::Bottom),
+        )
+        .expect("the bottom disk rests on the floor");
+    let weight = 20.0 * 1.0 * G.length() * scenes::DT;
+    assert!(
+        (floor - weight).abs() < 1e-3 * weight,
+        "floor impulse {floor}, column weight per step {weight}"
+    );
+    assert!(sim.bodies().velocities().all(|v| v.length() < 1e-3));
+
+    let mut rough = column(0.5);
+    rough.step(scenes::DT);
+    assert_eq!(
+        rough.stats().contact_passes,
+        0,
+        "with friction the rule is off"
+    );
+}
