@@ -11,7 +11,8 @@
 //! (`CORRECTION_RATE`, `RELAXATION`); the gas did not. The speculative boxes of the
 //! bodies in last step's contacts (`bodies::SPECULATIVE_MARGIN`) list more candidate
 //! pairs, which the push-out works through in another order: the crowd changed; the gas,
-//! whose contact memory stays empty, did not.
+//! whose contact memory stays empty, did not. The push-out's jammed passes list every
+//! pair anew from one pushed body in 64 (not 8): the crowd changed again, the gas not.
 
 use circle_collide_core::{Simulation, scenes};
 use glam::DVec2;
@@ -45,5 +46,5 @@ fn the_gas_and_the_crowd_without_gravity_are_bit_identical_to_before_exact_fligh
     let (g, c) = (fingerprint(&gas), fingerprint(&crowd));
     eprintln!("gas {g:016x}, crowd {c:016x}");
     assert_eq!(g, 0xc137_ad6f_68f2_412b, "gas");
-    assert_eq!(c, 0xcf74_9ed0_8660_a518, "crowd");
+    assert_eq!(c, 0x8ef4_28de_f7a6_8598, "crowd");
 }
