@@ -69,9 +69,8 @@ use glam::DVec2;
 pub const SETTLE_PASSES: u32 = 4;
 
 /// Under gravity, in a solve without friction, the solver's passes go on past the
-/// configured number, up to
-/// [`MAX_PASS_FACTOR`] times it, until a pass changes no body's velocity by more than
-/// this fraction of what gravity adds in a step (`|g| dt`). A pile whose weight the
+/// configured number, up to [`MAX_PASS_FACTOR`] times it, until a pass changes no body's
+/// velocity by more than this fraction of what gravity adds in a step (`|g| dt`). A pile whose weight the
 /// configured passes leave half carried jostles for good: on the jittered piles of
 /// 1500–2700 (eight sizes, core) 1 of 8 fell asleep within 10 s with 16 passes, 8 of 8
 /// (at 4.9–9.4 s) with this rule; 0.005 and 0.01 settled 6 and 7 of 8, at most twice the
