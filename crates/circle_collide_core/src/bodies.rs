@@ -114,6 +114,16 @@ impl Hot {
         self.flags &= !(IN_SOLVER | HIT | FLYING | SPECULATIVE);
     }
 
+    /// Sets (or clears) the `flags` bit `flag`.
+    #[inline]
+    fn set_flag(&mut self, flag: u32, on: bool) {
+        if on {
+            self.flags |= flag;
+        } else {
+            self.flags &= !flag;
+        }
+    }
+
     /// Whether the body's box is widened by [`SPECULATIVE_MARGIN`].
     #[inline]
     pub fn speculative(&self) -> bool {
@@ -123,11 +133,7 @@ impl Hot {
     /// Widens (or stops widening) the body's box by [`SPECULATIVE_MARGIN`].
     #[inline]
     pub fn set_speculative(&mut self, speculative: bool) {
-        if speculative {
-            self.flags |= SPECULATIVE;
-        } else {
-            self.flags &= !SPECULATIVE;
-        }
+        self.set_flag(SPECULATIVE, speculative);
     }
 
     /// Whether the body flies on the parabola of the step's gravity.
@@ -139,11 +145,7 @@ impl Hot {
     /// Starts (or ends) the body's flight on the step's gravity from its current time.
     #[inline]
     pub fn set_flying(&mut self, flying: bool) {
-        if flying {
-            self.flags |= FLYING;
-        } else {
-            self.flags &= !FLYING;
-        }
+        self.set_flag(FLYING, flying);
     }
 
     /// Whether the body has friction or rolling resistance.
@@ -194,11 +196,7 @@ impl Hot {
     /// straight path, so one grid query finds its neighbours whichever it takes.
     #[inline]
     pub fn set_undecided(&mut self, undecided: bool) {
-        if undecided {
-            self.flags |= UNDECIDED;
-        } else {
-            self.flags &= !UNDECIDED;
-        }
+        self.set_flag(UNDECIDED, undecided);
     }
 
     /// Box of the circle's path from its current time to step time `end` (for a flying

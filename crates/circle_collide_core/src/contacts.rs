@@ -70,16 +70,16 @@ pub const SETTLE_PASSES: u32 = 4;
 
 /// Under gravity, in a solve without friction, the solver's passes go on past the
 /// configured number, up to [`MAX_PASS_FACTOR`] times it, until a pass changes no body's
-/// velocity by more than this fraction of what gravity adds in a step (`|g| dt`). A pile whose weight the
-/// configured passes leave half carried jostles for good: on the jittered piles of
-/// 1500–2700 (eight sizes, core) 1 of 8 fell asleep within 10 s with 16 passes, 8 of 8
-/// (at 4.9–9.4 s) with this rule; 0.005 and 0.01 settled 6 and 7 of 8, at most twice the
-/// passes 4 of 8, and 32 or 64 fixed passes settled some sizes and not others. The cost
+/// velocity by more than this fraction of what gravity adds in a step (`|g| dt`). A pile
+/// whose weight the configured passes leave half carried jostles for good: on the jittered
+/// piles of 1500–2700 (eight sizes, core) 1 of 8 fell asleep within 10 s with 16 passes, 8
+/// of 8 (at 4.9–9.4 s) with this rule; 0.005 and 0.01 settled 6 and 7 of 8, at most twice
+/// the passes 4 of 8, and 32 or 64 fixed passes settled some sizes and not others. The cost
 /// is in piles too deep to converge: the pile of 10,000 runs 64 passes a step and its
-/// late-half median went from 15.3 to 22.0 ms (it settles within 10 s with neither).
-/// Solves with friction keep the configured passes: with the rule the heap poured at
-/// μ 0.5 flowed flatter (angle of repose 17.6° → 12.9°, below the peers' 15.6°), and
-/// friction brings rough piles to rest on its own.
+/// late-half median went from 15.3 to 22.0 ms (it settles within 10 s with neither). Solves
+/// with friction keep the configured passes: with the rule the heap poured at μ 0.5 flowed
+/// flatter (angle of repose 17.6° → 12.9°, below the peers' 15.6°), and friction brings
+/// rough piles to rest on its own.
 pub const CONVERGED_FRACTION: f64 = 0.002;
 
 /// The most passes under gravity, as a multiple of the configured ones

@@ -133,9 +133,7 @@ impl Simulation {
             if pass >= limit {
                 // The walls have the last word: a pair left overlapping is better than a
                 // body left outside the arena.
-                let bodies = std::mem::take(&mut self.active_bodies);
-                self.push_out_of_walls_listed(Some(&bodies));
-                self.active_bodies = bodies;
+                self.push_active_out_of_walls();
                 let (slop, arena, b) = (self.config.overlap_slop, self.config.arena, &self.bodies);
                 let pairs = (self.active.iter())
                     .filter(|&&(i, j)| deeper_than_slop(b, i as usize, j as usize, slop))
@@ -146,9 +144,7 @@ impl Simulation {
                 self.stats.overlaps_left = pairs + walls;
                 break;
             }
-            let bodies = std::mem::take(&mut self.active_bodies);
-            self.push_out_of_walls_listed(Some(&bodies));
-            self.active_bodies = bodies;
+            self.push_active_out_of_walls();
             self.separate_pairs(Pass::Jammed);
             pass += 1;
         }
@@ -193,6 +189,14 @@ impl Simulation {
         }
         self.stats.overlaps_fixed += walls;
         walls
+    }
+
+    /// The wall part of a jammed pass: [`push_out_of_walls_listed`](Self::push_out_of_walls_listed)
+    /// for the active bodies.
+    fn push_active_out_of_walls(&mut self) {
+        let bodies = std::mem::take(&mut self.active_bodies);
+        self.push_out_of_walls_listed(Some(&bodies));
+        self.active_bodies = bodies;
     }
 
     /// Finds the active pairs of the next [`Pass::Jammed`] around the bodies pushed since
