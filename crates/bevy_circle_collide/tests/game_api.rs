@@ -412,3 +412,40 @@ fn starts_and_ends_of_several_steps_per_frame_replay_in_step_order() {
         "starts-first never conflicted: the test shows nothing"
     );
 }
+
+/// A stack of two balls on the floor falls asleep: its pair starts once and does not end
+/// while it sleeps (the broad phase lists no pair of two sleepers; the tracking keeps
+/// it); when the game throws the top ball off, it ends, once.
+#[test]
+fn a_sleeping_stack_keeps_its_touch_until_the_game_separates_it() {
+    let mut app = app_with_touches();
+    {
+        let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
+        config.gravity = Vec2::new(0.0, -9.81);
+        config.arena = Some(ArenaConfig {
+            min: Vec2::ZERO,
+            max: Vec2::splat(10.0),
+            restitution: 0.0,
+            friction: 0.0,
+        });
+    }
+    let low = spawn(&mut app, Vec2::new(5.0, 0.5), Vec2::ZERO, 0.5, Mass::Auto);
+    let high = spawn(&mut app, Vec2::new(5.0, 1.5), Vec2::ZERO, 0.5, Mass::Auto);
+    steps(&mut app, 150);
+    assert_eq!(
+        app.world().resource::<CollisionDiagnostics>().sleeping,
+        2,
+        "the stack fell asleep"
+    );
+    let pair = (low.min(high), low.max(high));
+    let touches = std::mem::take(&mut app.world_mut().resource_mut::<Touches>().0);
+    assert_eq!(touches, vec![(true, pair.0, pair.1)], "one start, no end");
+    app.world_mut().get_mut::<Velocity>(high).unwrap().0 = Vec2::new(6.0, 6.0);
+    steps(&mut app, 30);
+    let touches = std::mem::take(&mut app.world_mut().resource_mut::<Touches>().0);
+    assert_eq!(
+        touches,
+        vec![(false, pair.0, pair.1)],
+        "thrown off: one end"
+    );
+}
