@@ -47,10 +47,16 @@ fn main() {
     let mut phases = common::PhaseTimes::default();
     let (mut times, mut settled_at, mut deepest_after, mut fallbacks, mut most_impacts) =
         (Vec::new(), None, 0.0f64, 0, 0);
+    let (mut most_left, mut left_steps, mut last_left) = (0, 0, 0);
     for step in 1..=seconds * 60 {
         times.push(phases.step(&mut sim, scenes::DT));
         fallbacks += usize::from(sim.stats().fallback);
         most_impacts = most_impacts.max(sim.stats().impacts);
+        most_left = most_left.max(sim.stats().overlaps_left);
+        if sim.stats().overlaps_left > 0 {
+            left_steps += 1;
+            last_left = step;
+        }
         let ke = sim.stats().kinetic_energy;
         if verbose && step % 30 == 0 {
             let b = sim.bodies();
@@ -118,6 +124,9 @@ fn main() {
     println!(
         "  after 4 s: worst step {worst_after:.3} ms = {:.1} x the late-half median {late_median:.3} ms",
         worst_after / late_median.max(f64::MIN_POSITIVE)
+    );
+    println!(
+        "  push-out: most overlaps left in a step {most_left}, in {left_steps} steps (the last: step {last_left})"
     );
     println!(
         "  late-half phase medians (ms): {}",

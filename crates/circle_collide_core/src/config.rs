@@ -33,9 +33,11 @@ pub struct StepConfig {
     /// of the step. Default `0.01`.
     pub overlap_slop: f64,
     /// Gauss–Seidel passes of the end-of-step push-out of overlaps. Default `4`. Passes
-    /// stop early when nothing moves, and continue while overlaps remain up to
-    /// [`PUSH_OUT_PASS_LIMIT`](crate::resolve::PUSH_OUT_PASS_LIMIT) times this (jammed
-    /// clusters).
+    /// stop early when nothing moves, and continue while overlaps remain (jammed
+    /// clusters) within the work of
+    /// [`PUSH_OUT_PASS_LIMIT`](crate::resolve::PUSH_OUT_PASS_LIMIT) times this many
+    /// passes over every pair, and at most
+    /// [`PUSH_OUT_PASS_CAP`](crate::resolve::PUSH_OUT_PASS_CAP) times this many passes.
     pub separation_iterations: u32,
     /// Impacts handled per step per body; the step's cap is
     /// `max_impacts_per_body × bodies + 64`. Past it the rest of the step falls back to

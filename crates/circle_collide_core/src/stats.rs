@@ -38,8 +38,9 @@ pub struct StepStats {
     /// Overlaps beyond the slop pushed apart at the end of the step.
     pub overlaps_fixed: usize,
     /// Pairs overlapping, and circles sunk into a wall, deeper than the slop when the
-    /// push-out reached its pass limit
-    /// ([`PUSH_OUT_PASS_LIMIT`](crate::resolve::PUSH_OUT_PASS_LIMIT)): a jam it could not
+    /// push-out reached its work limit
+    /// ([`PUSH_OUT_PASS_LIMIT`](crate::resolve::PUSH_OUT_PASS_LIMIT),
+    /// [`PUSH_OUT_PASS_CAP`](crate::resolve::PUSH_OUT_PASS_CAP)): a jam it could not
     /// clear within the step's bounded work. Normally 0.
     pub overlaps_left: usize,
     /// Whether the impact cap was reached and the step fell back to motion + push-out.

@@ -89,8 +89,11 @@ fn a_fast_disk_on_a_resting_one_touching_a_third_at_30_degrees_is_two_binary_imp
     }
 }
 
+/// The crowd of 500 (DESIGN §5), 600 steps: no step falls back, and the push-out leaves
+/// no overlap deeper than the slop in any step (`overlaps_left` 0: its small jams, which
+/// a limit of passes left overlapping in 15 steps, are cleared within its work limit).
 #[test]
-fn a_steered_crowd_stays_within_two_slops_with_no_fallback() {
+fn a_steered_crowd_stays_within_the_slop_with_no_fallback() {
     let n = 500;
     let scene = scenes::crowd(n, 0.3);
     let mut sim = scene.simulation();
@@ -101,6 +104,7 @@ fn a_steered_crowd_stays_within_two_slops_with_no_fallback() {
         scenes::steer_crowd(&mut sim, centre);
         sim.step(scenes::DT);
         assert!(!sim.stats().fallback, "step {step} fell back");
+        assert_eq!(sim.stats().overlaps_left, 0, "step {step}");
         let b = sim.bodies();
         for i in 0..n {
             for j in i + 1..n {
@@ -109,7 +113,10 @@ fn a_steered_crowd_stays_within_two_slops_with_no_fallback() {
             }
         }
     }
-    assert!(deepest <= 2.0 * slop, "deepest overlap {deepest} r");
+    assert!(
+        deepest <= slop * (1.0 + 1e-9),
+        "deepest overlap {deepest} r"
+    );
     // The crowd is jammed at the centre: most circles are held by the contact solver.
     assert!(sim.stats().resting_contacts > n, "{:?}", sim.stats());
 }
@@ -124,11 +131,15 @@ fn a_steered_crowd_of_3000_holds_without_imploding() {
     let mut sim = scenes::crowd(n, 0.3).simulation();
     let centre = DVec2::splat(0.5 * scenes::gas_side(n, 0.3));
     let slop = sim.config.overlap_slop;
+    let mut left_steps = 0;
     for step in 0..600 {
         scenes::steer_crowd(&mut sim, centre);
         sim.step(scenes::DT);
         assert!(!sim.stats().fallback, "step {step} fell back");
+        left_steps += usize::from(sim.stats().overlaps_left > 0);
     }
+    // A pass limit left overlaps in 334 of the 600 steps; the work limit in none.
+    assert_eq!(left_steps, 0, "steps that left overlaps");
     let b = sim.bodies();
     let circles: Vec<_> = (0..n).map(|i| (b.position(i), b.radius(i))).collect();
     let deepest = circle_collide_core::manifold::deepest_overlap(&circles) / scenes::RADIUS;
