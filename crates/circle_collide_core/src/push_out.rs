@@ -22,10 +22,13 @@ use glam::DVec2;
 /// many more over its few pairs, up to [`PUSH_OUT_PASS_CAP`].
 ///
 /// Until 2026-11-25 this limited the passes whatever the jam's size, and small jams in
-/// the steered crowds hit it (core, crowds of 500 / 1600 / 2400 / 3000 / 10000 over 600
-/// steps, 300 for 10,000: overlaps left in 15 / 105 / 233 / 334 / 157 steps, at most
-/// 17 / 110 / 354 / 358 / 636 pairs); with the work limit, in none, the worst steps
-/// 0.9 / 3.5 / 7.0 / 9.0 / 17.0 ms against 1.1 / 3.4 / 6.4 / 8.4 / 11.2 ms.
+/// the steered crowds hit it. Core, crowds of 500 / 1600 / 2400 / 3000 / 10000 over 600
+/// steps (10,000: 300), binaries alternated: overlaps left in 15 / 105 / 233 / 334 / 157
+/// steps before, in none now; late-half medians 0.47 / 1.54 / 2.69 / 3.90 / 5.15 →
+/// 0.48 / 1.53 / 2.64 / 3.36 / 5.03 ms; worst steps 1.1 / 3.1 / 6.1 / 6.1 / 10.1 →
+/// 1.3 / 2.8 / 6.9 / 9.0 / 16–23 ms. The jittered pile of 2000 is unchanged (no
+/// overlap left either way); the 10,000 pile's landing leaves overlaps in 51 steps
+/// (279 before), none after step 155, and its worst step after 4 s fell from 43 to 23 ms.
 pub const PUSH_OUT_PASS_LIMIT: u32 = 16;
 
 /// The push-out runs at most this many times
