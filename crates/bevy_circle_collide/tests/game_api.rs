@@ -208,17 +208,11 @@ fn starts_and_ends_balance_in_a_gas_and_on_despawn() {
 #[test]
 fn resting_pair_starts_once_and_colliding_entities_lists_it() {
     let mut app = app_with_touches();
-    let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
-    config.gravity = Vec2::new(0.0, -9.81);
-    config.default_restitution = 0.0;
-    config.arena = Some(ArenaConfig {
-        min: Vec2::ZERO,
-        max: Vec2::splat(10.0),
-        restitution: 0.0,
-        friction: 0.0,
-    });
-    let low = spawn(&mut app, Vec2::new(5.0, 0.5), Vec2::ZERO, 0.5, Mass::Auto);
-    let high = spawn(&mut app, Vec2::new(5.0, 1.5), Vec2::ZERO, 0.5, Mass::Auto);
+    gravity_box(&mut app);
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .default_restitution = 0.0;
+    let (low, high) = stack_of_two(&mut app);
     app.world_mut()
         .entity_mut(low)
         .insert(CollidingEntities::default());
@@ -419,18 +413,8 @@ fn starts_and_ends_of_several_steps_per_frame_replay_in_step_order() {
 #[test]
 fn a_sleeping_stack_keeps_its_touch_until_the_game_separates_it() {
     let mut app = app_with_touches();
-    {
-        let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
-        config.gravity = Vec2::new(0.0, -9.81);
-        config.arena = Some(ArenaConfig {
-            min: Vec2::ZERO,
-            max: Vec2::splat(10.0),
-            restitution: 0.0,
-            friction: 0.0,
-        });
-    }
-    let low = spawn(&mut app, Vec2::new(5.0, 0.5), Vec2::ZERO, 0.5, Mass::Auto);
-    let high = spawn(&mut app, Vec2::new(5.0, 1.5), Vec2::ZERO, 0.5, Mass::Auto);
+    gravity_box(&mut app);
+    let (low, high) = stack_of_two(&mut app);
     steps(&mut app, 150);
     assert_eq!(
         app.world().resource::<CollisionDiagnostics>().sleeping,

@@ -151,15 +151,10 @@ fn stacks_of_different_masses_stay_stable() {
 #[test]
 fn a_ball_resting_on_the_floor_sends_a_few_bounces_then_nothing() {
     let mut app = app();
-    let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
-    config.gravity = Vec2::new(0.0, -9.81);
-    config.default_restitution = 0.5;
-    config.arena = Some(ArenaConfig {
-        min: Vec2::ZERO,
-        max: Vec2::splat(10.0),
-        restitution: 0.0,
-        friction: 0.0,
-    });
+    gravity_box(&mut app);
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .default_restitution = 0.5;
     let ball = spawn(&mut app, Vec2::new(5.0, 3.0), Vec2::ZERO, 0.5, Mass::Auto);
     steps(&mut app, 300);
     let bounces = events(&mut app);

@@ -134,18 +134,8 @@ fn the_contact_memory_round_trips_through_ron() {
 #[test]
 fn a_sleeping_body_wakes_when_the_game_moves_it() {
     let mut app = app();
-    {
-        let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
-        config.gravity = Vec2::new(0.0, -9.81);
-        config.arena = Some(ArenaConfig {
-            min: Vec2::ZERO,
-            max: Vec2::splat(10.0),
-            restitution: 0.0,
-            friction: 0.0,
-        });
-    }
-    let low = spawn(&mut app, Vec2::new(5.0, 0.5), Vec2::ZERO, 0.5, Mass::Auto);
-    let high = spawn(&mut app, Vec2::new(5.0, 1.5), Vec2::ZERO, 0.5, Mass::Auto);
+    gravity_box(&mut app);
+    let (low, high) = stack_of_two(&mut app);
     steps(&mut app, 120);
     let asleep = |app: &App, e: Entity| app.world().get::<SleepState>(e).unwrap().sleeping;
     assert!(

@@ -41,6 +41,25 @@ pub fn app() -> App {
     app_with_threads(2)
 }
 
+/// Gravity −9.81 and a 10 × 10 arena from the origin with inelastic, smooth walls.
+pub fn gravity_box(app: &mut App) {
+    let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
+    config.gravity = Vec2::new(0.0, -9.81);
+    config.arena = Some(ArenaConfig {
+        min: Vec2::ZERO,
+        max: Vec2::splat(10.0),
+        restitution: 0.0,
+        friction: 0.0,
+    });
+}
+
+/// Two balls of radius 0.5 stacked on the floor of [`gravity_box`] at x = 5: (low, high).
+pub fn stack_of_two(app: &mut App) -> (Entity, Entity) {
+    let low = spawn(app, Vec2::new(5.0, 0.5), Vec2::ZERO, 0.5, Mass::Auto);
+    let high = spawn(app, Vec2::new(5.0, 1.5), Vec2::ZERO, 0.5, Mass::Auto);
+    (low, high)
+}
+
 /// The fixed step length in seconds, as the plugin sees it.
 pub fn dt() -> f64 {
     Time::<Fixed>::from_hz(60.0).timestep().as_secs_f64()
