@@ -55,6 +55,9 @@ fn gas_conserves_energy_and_momentum_over_ten_thousand_steps() {
 
 /// Hash of every body's position and velocity bits after `steps_n` steps, with the
 /// parallel phases on the compute pool (two threads), or serial.
+/// The parallel threshold of these tests: mid-sized worlds run as jobs.
+const PARALLEL_THRESHOLD: usize = 2048;
+
 fn hash_after(scene: &scenes::Scene, serial: bool, steps_n: usize) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut app = app_with_threads(2);
@@ -63,12 +66,16 @@ fn hash_after(scene: &scenes::Scene, serial: bool, steps_n: usize) -> u64 {
         2,
         "the compute pool has two threads, so the parallel phases really run on two"
     );
+    let mut world = app
+        .world_mut()
+        .resource_mut::<bevy_circle_collide::CircleCollideWorld>();
+    world
+        .simulation_mut()
+        .set_parallel_min_bodies(PARALLEL_THRESHOLD);
     if serial {
-        app.world_mut()
-            .resource_mut::<bevy_circle_collide::CircleCollideWorld>()
-            .set_executor(std::sync::Arc::new(
-                bevy_circle_collide::core::parallel::Serial,
-            ));
+        world.set_executor(std::sync::Arc::new(
+            bevy_circle_collide::core::parallel::Serial,
+        ));
     }
     spawn_scene(&mut app, scene);
     steps(&mut app, steps_n);
@@ -91,12 +98,12 @@ fn hash_after(scene: &scenes::Scene, serial: bool, steps_n: usize) -> u64 {
 
 /// Positions and velocities hash the same twice, and the same with the parallel phases
 /// on a two-thread compute pool as serially: for the gas and the pile at 1000 bodies
-/// (600 steps, below the parallel threshold) and above `PARALLEL_MIN_BODIES`
-/// (120 steps, where the broad phase, narrow phase and predictions run as jobs).
+/// (600 steps, below the parallel threshold) and above it (`PARALLEL_MIN_BODIES` lowered
+/// to 2048 by `hash_after`; 120 steps, where the broad phase, narrow phase and
+/// predictions run as jobs).
 #[test]
 fn same_scene_twice_and_across_thread_counts_is_bit_identical() {
-    use circle_collide_core::parallel::PARALLEL_MIN_BODIES;
-    let large = PARALLEL_MIN_BODIES + 1000;
+    let large = PARALLEL_THRESHOLD + 1000;
     for (scene, steps) in [
         (scenes::gas(1000, 0.3, 10.0), 600),
         (scenes::pile(1000), 600),

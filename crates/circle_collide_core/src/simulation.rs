@@ -163,7 +163,8 @@ impl Simulation {
 
     /// Runs the broad phase, the narrow phase and the start-of-step predictions of
     /// worlds of at least [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)
-    /// bodies as jobs on `executor`. Results are bit-identical to a serial run.
+    /// bodies (see [`set_parallel_min_bodies`](Self::set_parallel_min_bodies)) as jobs on
+    /// `executor`. Results are bit-identical to a serial run.
     ///
     /// ```
     /// use circle_collide_core::{Simulation, StepConfig, parallel::Serial};
@@ -171,7 +172,20 @@ impl Simulation {
     /// sim.set_executor(std::sync::Arc::new(Serial));
     /// ```
     pub fn set_executor(&mut self, executor: std::sync::Arc<dyn Executor>) {
-        self.executor = ExecutorHandle(executor);
+        self.executor.executor = executor;
+    }
+
+    /// Sets the fewest bodies for which the executor's threads are used (default
+    /// [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)); smaller worlds run
+    /// serially. Results do not depend on it.
+    ///
+    /// ```
+    /// use circle_collide_core::{Simulation, StepConfig};
+    /// let mut sim = Simulation::new(StepConfig::default());
+    /// sim.set_parallel_min_bodies(4096); // a machine with many cores
+    /// ```
+    pub fn set_parallel_min_bodies(&mut self, bodies: usize) {
+        self.executor.min_bodies = bodies;
     }
 
     /// Makes room for `additional` more bodies (avoids regrowing while adding them).

@@ -39,9 +39,12 @@ fn fingerprint(sim: &Simulation) -> String {
     )
 }
 
+/// The threshold these tests lower the default to, so that mid-sized worlds run as jobs.
+const MIN_BODIES: usize = 2048;
+
 #[test]
 fn parallel_steps_are_bit_identical_to_serial() {
-    let n = PARALLEL_MIN_BODIES + 500;
+    let n = MIN_BODIES + 500;
     // The gas runs its broad phase and its predictions as jobs every step; the pile, whose
     // bodies start apart and at rest, has too little to predict in its first steps.
     for (scene, least_batches) in [(scenes::gas(n, 0.3, 10.0), 80), (scenes::pile(n), 60)] {
@@ -49,6 +52,7 @@ fn parallel_steps_are_bit_identical_to_serial() {
         let mut parallel = scene.simulation();
         let executor = Arc::new(TwoThreadsBackwards::default());
         parallel.set_executor(executor.clone());
+        parallel.set_parallel_min_bodies(MIN_BODIES);
         for step in 0..40 {
             serial.step(scenes::DT);
             parallel.step(scenes::DT);
@@ -68,4 +72,8 @@ fn small_worlds_stay_serial() {
     sim.set_executor(executor.clone());
     sim.step(scenes::DT);
     assert_eq!(executor.batches.load(Ordering::Relaxed), 0);
+    // The threshold is the simulation's: lowered, the same world runs as jobs.
+    sim.set_parallel_min_bodies(MIN_BODIES);
+    sim.step(scenes::DT);
+    assert!(executor.batches.load(Ordering::Relaxed) > 0);
 }
