@@ -18,8 +18,9 @@ use glam::DVec2;
 /// pairs as this many times
 /// [`separation_iterations`](crate::StepConfig::separation_iterations) passes over every
 /// pair the step listed would, even if overlaps remain (they stop earlier as soon as a
-/// pass moves nothing). A jam of the whole world so gets that many passes, a small jam
-/// many more over its few pairs, up to [`PUSH_OUT_PASS_CAP`].
+/// pass moves nothing), and never before this many times the configured passes. A jam
+/// of the whole world so gets that many passes, a small jam many more over its few
+/// pairs, up to [`PUSH_OUT_PASS_CAP`].
 ///
 /// Until 2026-11-25 this limited the passes whatever the jam's size, and small jams in
 /// the steered crowds hit it. Core, crowds of 500 / 1600 / 2400 / 3000 / 10000 over 600
@@ -27,8 +28,10 @@ use glam::DVec2;
 /// steps before, in none now; late-half medians 0.47 / 1.54 / 2.69 / 3.90 / 5.15 →
 /// 0.48 / 1.53 / 2.64 / 3.36 / 5.03 ms; worst steps 1.1 / 3.1 / 6.1 / 6.1 / 10.1 →
 /// 1.3 / 2.8 / 6.9 / 9.0 / 16–23 ms. The jittered pile of 2000 is unchanged (no
-/// overlap left either way); the 10,000 pile's landing leaves overlaps in 51 steps
-/// (279 before), none after step 155, and its worst step after 4 s fell from 43 to 23 ms.
+/// overlap left either way); the 10,000 pile's landing leaves overlaps in 48 steps
+/// (279 before), none after step 153, and its worst step after 4 s fell from 43 to 23 ms.
+/// (Measured with the work limit alone; with the floor of as many passes as before the
+/// pile's landing leaves overlaps in 48 steps instead of 51, and the crowds still none.)
 pub const PUSH_OUT_PASS_LIMIT: u32 = 16;
 
 /// The push-out runs at most this many times
@@ -129,9 +132,9 @@ impl Simulation {
     /// ([`JamList`]) for as long as no body has moved past the margin (a jam that
     /// outgrows its list twice is listed anew each pass). These passes go on while such
     /// a pair overlaps deeper than the slop (or a pushed body sinks that deep into a
-    /// wall), until they have visited as many pairs as [`PUSH_OUT_PASS_LIMIT`] × the
-    /// configured passes over every listed pair would, and at most [`PUSH_OUT_PASS_CAP`]
-    /// × the configured passes in all; then the walls get one
+    /// wall), at least [`PUSH_OUT_PASS_LIMIT`] × the configured passes in all and then
+    /// until they have visited as many pairs as that many passes over every listed pair
+    /// would, at most [`PUSH_OUT_PASS_CAP`] × the configured passes; then the walls get one
     /// last pass over the bodies still active (a pair left overlapping is better than a
     /// body left outside the arena), and pairs and wall contacts still that deep are
     /// counted in
@@ -148,14 +151,15 @@ impl Simulation {
         }
         // The work limit, in pair visits: the listing (which a relist replaces) times
         // the passes allowed over it.
+        // Never fewer passes than the limit allows over every pair.
+        let limit = configured.saturating_mul(PUSH_OUT_PASS_LIMIT);
         let listed = self.pairs.len() + self.late_pairs.len();
-        let budget =
-            (configured.saturating_mul(PUSH_OUT_PASS_LIMIT) as usize).saturating_mul(listed);
+        let budget = (limit as usize).saturating_mul(listed);
         let cap = configured.saturating_mul(PUSH_OUT_PASS_CAP);
         let mut visited = 0usize;
         while self.list_pushed_neighbours() {
             visited += self.active.len() + std::mem::take(&mut self.jam.relisted);
-            if visited > budget || pass >= cap {
+            if pass >= cap || (pass >= limit && visited > budget) {
                 // The walls have the last word: a pair left overlapping is better than a
                 // body left outside the arena.
                 self.push_active_out_of_walls();
