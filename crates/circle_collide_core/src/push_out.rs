@@ -149,9 +149,8 @@ impl Simulation {
             moved = self.separate_pairs(Pass::Configured) + walls > 0;
             pass += 1;
         }
-        // The work limit, in pair visits: the listing (which a relist replaces) times
-        // the passes allowed over it.
-        // Never fewer passes than the limit allows over every pair.
+        // The work limit, in pair visits: the passes allowed times the step's listing (a
+        // relist counts as a visit of every pair); never stopped before those passes.
         let limit = configured.saturating_mul(PUSH_OUT_PASS_LIMIT);
         let listed = self.pairs.len() + self.late_pairs.len();
         let budget = (limit as usize).saturating_mul(listed);
