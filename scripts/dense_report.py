@@ -1,5 +1,5 @@
 """Table of the dense matrix: per scene, size and engine, the medians over repetitions
-of the late-half median and the worst step (ms), when the pile settled, the kinetic
+of the late-half median and the worst step (ms) — per scene, size and number of steps — when the pile settled, the kinetic
 energy at the end and the deepest overlap; the last column is the faster peer's late
 median over ours."""
 import json
@@ -10,7 +10,7 @@ from collections import defaultdict
 runs = defaultdict(list)
 for line in open(sys.argv[1]):
     r = json.loads(line)
-    runs[(r["scene"], r["n"], r["engine"])].append(r)
+    runs[(r["scene"], r["n"], r["steps"], r["engine"])].append(r)
 
 def med(rs, key):
     vals = [r[key] for r in rs if r[key] is not None]
@@ -23,17 +23,17 @@ def settled(rs):
     known = sorted(v for v in vals if v is not None)
     return f"{statistics.median(known):.2f} s ({len(known)}/{len(vals)})"
 
-print("| scene | N | engine | late-half median ms | worst ms | settled | KE at end | deepest overlap / r | faster peer / ours |")
-print("|---|---|---|---|---|---|---|---|---|")
-for scene, n in sorted({(s, n) for s, n, _ in runs}, key=lambda k: (k[0], k[1])):
-    ours = med(runs.get((scene, n, "ours"), []), "ms_late_median")
-    peers = [med(runs.get((scene, n, e), []), "ms_late_median") for e in ("avian", "rapier")]
+print("| scene | N | steps | engine | late-half median ms | worst ms | settled | KE at end | deepest overlap / r | faster peer / ours |")
+print("|---|---|---|---|---|---|---|---|---|---|")
+for scene, n, steps in sorted({(s, n, t) for s, n, t, _ in runs}):
+    ours = med(runs.get((scene, n, steps, "ours"), []), "ms_late_median")
+    peers = [med(runs.get((scene, n, steps, e), []), "ms_late_median") for e in ("avian", "rapier")]
     peers = [p for p in peers if p is not None]
     for engine in ("ours", "avian", "rapier"):
-        rs = runs.get((scene, n, engine))
+        rs = runs.get((scene, n, steps, engine))
         if not rs:
             continue
         ratio = f"{min(peers) / ours:.2f}×" if engine == "ours" and ours and peers else ""
-        print(f"| {scene} | {n} | {engine} | {med(rs, 'ms_late_median'):.3f} | {med(rs, 'ms_worst'):.2f} | "
+        print(f"| {scene} | {n} | {steps} | {engine} | {med(rs, 'ms_late_median'):.3f} | {med(rs, 'ms_worst'):.2f} | "
               f"{settled(rs) if scene != 'crowd' and scene != 'gas' else '—'} | {med(rs, 'ke_end'):.3g} | "
               f"{med(rs, 'max_overlap_over_r'):.4f} | {ratio} |")

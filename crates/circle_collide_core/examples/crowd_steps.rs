@@ -36,10 +36,24 @@ fn main() {
         (Vec::new(), 0, 0, 0, 0);
     let mut phases = common::PhaseTimes::default();
     let (mut cold, mut moves, mut left_steps) = (0, 0, 0);
-    for _ in 0..steps {
+    // VERBOSE=1 prints the step's figures every 25 steps.
+    let verbose = std::env::var_os("VERBOSE").is_some();
+    for step in 1..=steps {
         scenes::steer_crowd(&mut sim, centre);
         times.push(phases.step(&mut sim, scenes::DT));
         let s = sim.stats();
+        if verbose && step % 25 == 0 {
+            println!(
+                "  step {step}: {:.2} ms, {} contacts ({} to the solver), {} impacts, push-out {} moves, {} left, {} passes",
+                times[step - 1],
+                s.contacts,
+                s.resting_contacts,
+                s.impacts,
+                s.overlaps_fixed,
+                s.overlaps_left,
+                s.contact_passes,
+            );
+        }
         fallbacks += usize::from(s.fallback);
         most_left = most_left.max(s.overlaps_left);
         impacts += s.impacts;
