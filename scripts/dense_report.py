@@ -1,7 +1,7 @@
-"""Table of the dense matrix: per scene, size and engine, the medians over repetitions
-of the late-half median and the worst step (ms) — per scene, size and number of steps — when the pile settled, the kinetic
-energy at the end and the deepest overlap; the last column is the faster peer's late
-median over ours."""
+"""Table of the dense matrix: per scene, size, number of steps and engine, the medians
+over repetitions of the late-half median and the worst step (ms), when the pile settled,
+the kinetic energy at the end and the deepest overlap; the last column is the faster
+peer's late median over ours."""
 import json
 import statistics
 import sys
