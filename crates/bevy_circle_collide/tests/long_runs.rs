@@ -53,11 +53,11 @@ fn gas_conserves_energy_and_momentum_over_ten_thousand_steps() {
     assert!(worst <= 0.01 * 0.5, "overlap {worst}");
 }
 
-/// Hash of every body's position and velocity bits after `steps_n` steps, with the
-/// parallel phases on the compute pool (two threads), or serial.
 /// The parallel threshold of these tests: mid-sized worlds run as jobs.
 const PARALLEL_THRESHOLD: usize = 2048;
 
+/// Hash of every body's position and velocity bits after `steps_n` steps, with the
+/// parallel phases on the compute pool (two threads), or serial.
 fn hash_after(scene: &scenes::Scene, serial: bool, steps_n: usize) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut app = app_with_threads(2);
