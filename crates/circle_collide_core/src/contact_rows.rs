@@ -14,6 +14,8 @@ use crate::friction::{slip, tangent, tangent_inverse_mass};
 use crate::queue::is_body;
 use glam::DVec2;
 
+mod conjugate;
+
 /// A body as the passes see it.
 #[derive(Clone, Copy, Debug, Default)]
 struct RowBody {
@@ -106,6 +108,8 @@ pub(crate) struct ContactRows {
     /// The largest change of a body's velocity by a normal impulse in the current pass
     /// ([`passes_until`](Self::passes_until)).
     largest_change: f64,
+    /// Scratch of [`conjugate_gradient`](Self::conjugate_gradient).
+    conjugate: conjugate::Conjugate,
 }
 
 /// A contact's row of the position correction ([`ContactRows::shifts`]).

@@ -404,3 +404,61 @@ fn a_smooth_column_s_solve_runs_until_the_floor_carries_its_weight() {
         "with friction the rule is off"
     );
 }
+
+#[test]
+fn a_jam_of_19_000_contacts_steered_into_itself_stops_closing_in_one_step() {
+    // A triangular lattice of 80 × 80 touching circles (each nudged by up to 0.002 r,
+    // restitution 0.2 as the crowd's), every circle steered toward the centre at 1 unit/s from rest: the lattice cannot
+    // compress, so the exact answer is every circle at rest. The solve has ~19,000
+    // contacts, 40 layers from the rim to the centre, and no warm start. Gauss–Seidel
+    // alone (48 passes) leaves circles moving inward at 0.15 units/s; with the
+    // conjugate-gradient correction (`CONJUGATE_CONTACTS`) none moves faster than
+    // 0.05 units/s.
+    let (side, r) = (80, 0.5);
+    let mut seed = 11u64;
+    let mut nudge = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 0.004 * r
+    };
+    let mut bodies = Vec::new();
+    for j in 0..side {
+        for i in 0..side {
+            let p = DVec2::new(
+                2.0 * r * i as f64 + r * (j % 2) as f64,
+                3f64.sqrt() * r * j as f64,
+            );
+            bodies.push(
+                BodyDesc::new(p + DVec2::new(nudge(), nudge()), r, 1.0).with_restitution(0.2),
+            );
+        }
+    }
+    let centre = bodies.iter().map(|b| b.position).sum::<DVec2>() / bodies.len() as f64;
+    let config = StepConfig {
+        gravity: DVec2::ZERO,
+        ..StepConfig::default()
+    };
+    let mut sim = world(&bodies, config);
+    for i in 0..bodies.len() {
+        let inward = (centre - sim.bodies().position(i)).normalize_or_zero();
+        sim.set_velocity(i as u32, inward);
+    }
+    sim.step(1.0 / 60.0);
+    let stats = sim.stats();
+    assert!(
+        stats.resting_contacts >= circle_collide_core::contacts::CONJUGATE_CONTACTS,
+        "{stats:?}"
+    );
+    // The solver's aim: no touching pair closes.
+    let b = sim.bodies();
+    let mut closing = 0.0f64;
+    for &(i, j) in sim.candidate_pairs() {
+        let (i, j) = (i as usize, j as usize);
+        let d = b.position(j) - b.position(i);
+        if d.length() <= b.radius(i) + b.radius(j) + 0.01 * r {
+            closing = closing.max((b.velocity(i) - b.velocity(j)).dot(d.normalize()));
+        }
+    }
+    assert!(closing < 0.05, "a pair still closes at {closing} units/s");
+}
