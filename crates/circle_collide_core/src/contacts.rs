@@ -38,6 +38,12 @@
 //! pass left closing between neighbours side by side; without them an irregular,
 //! frictionless pile keeps jostling and never sleeps.
 //!
+//! **Deep jams.** Without gravity, a solve of at least [`CONJUGATE_CONTACTS`] contacts (a
+//! steered crowd of some 4000 circles) gets a conjugate-gradient correction after its
+//! first [`CONJUGATE_FIRST_PASSES`] passes: the contacts that push are solved together as
+//! equalities, which carries a push across the whole jam where the passes carry it a
+//! layer at a time, and the passes that follow settle the rest.
+//!
 //! A pressing contact that closed faster than the resting speed, and whose impulse
 //! changed its closing speed by more than that, is reported as an [`Impact`] at `t = 0`
 //! (the bodies' velocities changed by more than the resting speed);
@@ -124,27 +130,27 @@ pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
     (f64::from(passes) * factor).round() as u32
 }
 
-/// A solve of at least this many contacts gets a conjugate-gradient correction
-/// ([`CONJUGATE_ITERATIONS`] iterations after [`CONJUGATE_FIRST_PASSES`] passes, see
-/// `docs/contacts.md`, "Conjugate gradients for deep jams"). Gauss–Seidel carries a push
-/// about one layer of a jam per pass; a jam this large (a steered crowd of about 4000
-/// circles, a pile of about 5000) is deeper than its passes reach, and what they leave
-/// is a smooth error that conjugate gradients take out in a few dozen iterations. The
-/// rows that push after the first passes are solved as equalities, the impulses
-/// clamped at zero, and the remaining passes settle the rest. Measured (core, 600
-/// steps, late-half medians, one machine, one run each): steered crowds of 6000 / 8000 /
-/// 10,000 / 11,000 / 12,000 from 28.9 / 47.6 / 55.8 / 64.8 / 76.4 ms (the larger ones
-/// breaking down: up to 18,000 pairs left overlapping, 0.32 r deep) to 22.4 / 30.4 /
-/// 33.9 / 35.0 / 35.0 ms, all within the slop at the end; the jittered pile of 10,000
-/// falls asleep at 9.5 s (before: never within 40 s). From 2000 contacts the crowd of
-/// 3000 went from 5.8 to 11.4 ms (the correction costs more than the passes it saves
-/// while the passes hold); from 12,000 it does not change.
+/// A solve without gravity of at least this many contacts gets a conjugate-gradient
+/// correction ([`CONJUGATE_ITERATIONS`] iterations after [`CONJUGATE_FIRST_PASSES`]
+/// passes, see `docs/contacts.md`, "Conjugate gradients for deep jams"). Gauss–Seidel
+/// carries a push about one layer of a jam per pass; a jam this large (a steered crowd of
+/// about 4000 circles) is deeper than its passes reach, and what they leave is a smooth
+/// error that conjugate gradients take out in a few dozen iterations. The rows that push
+/// after the first passes are solved as equalities, the impulses clamped at zero, and
+/// the remaining passes settle the rest. Measured (core, 600 steps, late-half medians,
+/// one run each): steered crowds of 6000 / 8000 / 10,000 / 11,000 / 12,000 from 28.9 /
+/// 47.6 / 55.8 / 64.8 / 76.4 ms (the larger ones breaking down: up to 18,000 pairs left
+/// overlapping, 0.32 r deep) to 22.4 / 30.4 / 33.9 / 35.0 / 35.0 ms, all but the last
+/// within the slop at the end. From 2000 contacts the crowd of 3000 went from 5.8 to
+/// 11.4 ms (the correction costs more than the passes it saves while the passes hold);
+/// from 12,000 it does not change. Under gravity it is not used: piles of 9000–12,000
+/// then fell asleep at 8–12 s (3 of 4 sizes; never before), but awake they cost 1.5–2×
+/// as much (the pile of 10,000: 60 ms a step against 25–30).
 pub const CONJUGATE_CONTACTS: usize = 12_000;
 
 /// Conjugate-gradient iterations of a large solve ([`CONJUGATE_CONTACTS`]). On the
 /// crowds of 8000–12,000, 35 / 50 / 65 iterations gave 30–42 / 30–35 / 32–38 ms per step;
-/// 20 let the crowd of 10,000 leave overlaps (41 ms), and without the 10k pile did not
-/// fall asleep with 25.
+/// 20 let the crowd of 10,000 leave overlaps (41 ms).
 pub const CONJUGATE_ITERATIONS: u32 = 50;
 
 /// Gauss–Seidel passes before the conjugate gradients of a large solve: they pick the
@@ -704,10 +710,10 @@ impl Simulation {
         } else {
             (passes, 1.0)
         };
-        // A deep jam: a few passes find the contacts that push, conjugate gradients carry
-        // the push across the jam (see `CONJUGATE_CONTACTS`), the passes that follow
-        // settle the inequalities.
-        let conjugate = self.resting.len() >= CONJUGATE_CONTACTS;
+        // A deep jam without gravity: a few passes find the contacts that push, conjugate
+        // gradients carry the push across the jam (see `CONJUGATE_CONTACTS`), the passes
+        // that follow settle the inequalities.
+        let conjugate = up == DVec2::ZERO && self.resting.len() >= CONJUGATE_CONTACTS;
         if conjugate {
             rows.passes(CONJUGATE_FIRST_PASSES, relaxation);
             let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;

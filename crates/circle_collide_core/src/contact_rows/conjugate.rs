@@ -95,7 +95,8 @@ impl ContactRows {
                 cg.z[s] = q;
                 pq += cg.p[s] * q;
             }
-            if pq <= 0.0 {
+            // A direction that takes nothing away (or a non-finite one): stop here.
+            if pq.is_nan() || pq <= 0.0 || !rz.is_finite() {
                 break;
             }
             let alpha = rz / pq;
