@@ -144,8 +144,8 @@ pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
 /// within the slop at the end. From 2000 contacts the crowd of 3000 went from 5.8 to
 /// 11.4 ms (the correction costs more than the passes it saves while the passes hold);
 /// from 12,000 it does not change. Under gravity it is not used: piles of 9000–12,000
-/// then fell asleep at 8–12 s (3 of 4 sizes; never before), but awake they cost 1.5–2×
-/// as much (the pile of 10,000: 60 ms a step against 25–30).
+/// then fell asleep at 8–12 s (3 of 4 sizes; the 10k pile never did before), but awake
+/// they cost 1.3–1.7× as much (the pile of 10,000, core: 46–58 ms a step against 35–36).
 pub const CONJUGATE_CONTACTS: usize = 12_000;
 
 /// Conjugate-gradient iterations of a large solve ([`CONJUGATE_CONTACTS`]). On the
