@@ -174,12 +174,7 @@ mod tests {
         rows.bodies.push(RowBody::default());
         let mut pos = Vec::new();
         let mut seed = 7u64;
-        let mut rnd = || {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-        };
+        let mut rnd = || crate::scenes::SplitMix64::next_f64(&mut seed) - 0.5;
         for y in 0..side {
             for x in 0..side {
                 let p = DVec2::new(x as f64 + 0.5 * (y % 2) as f64, y as f64 * 0.866);
