@@ -164,6 +164,15 @@ impl BodyDesc {
     ///   `max_speed` → scaled down to it;
     /// * inertia given but NaN, zero or negative → the solid disk's `½ m r²`.
     pub fn sanitize(mut self, max_speed: f64) -> Result<(Self, InputIssues), InputIssues> {
+        let issues = self.repair(max_speed)?;
+        Ok((self, issues))
+    }
+
+    /// [`sanitize`](Self::sanitize) in place: repairs the description and returns the
+    /// issues repaired, or `Err` with the issues that make it impossible to simulate
+    /// (the description is then left as it was). Saves the copies of a large struct
+    /// when adding many bodies.
+    pub(crate) fn repair(&mut self, max_speed: f64) -> Result<InputIssues, InputIssues> {
         let mut issues = InputIssues::NONE;
         if !self.position.is_finite() {
             issues |= InputIssues::NON_FINITE_POSITION;
@@ -226,7 +235,7 @@ impl BodyDesc {
                 self.restitution.clamp(0.0, 1.0)
             };
         }
-        Ok((self, issues))
+        Ok(issues)
     }
 }
 

@@ -85,3 +85,75 @@ fn ordered(x: f64) -> u64 {
         bits | 1 << 63
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec2;
+
+    /// The order the documentation gives, by one sort of the whole tuple.
+    /// A body whose row is NaN goes in the lowest row.
+    fn reference(bodies: &[BodyDesc], cell: f64) -> Vec<u32> {
+        let row_of = |b: &BodyDesc| (b.position.y / cell).floor();
+        let lowest = bodies.iter().map(row_of).fold(f64::INFINITY, f64::min);
+        let mut keyed: Vec<_> = (bodies.iter().enumerate())
+            .map(|(i, b)| {
+                let row = row_of(b);
+                let row = ordered(if row.is_nan() { lowest } else { row });
+                let key = b.key.unwrap_or(i as u64);
+                (
+                    row,
+                    ordered(b.position.x),
+                    ordered(b.position.y),
+                    key,
+                    i as u32,
+                )
+            })
+            .collect();
+        keyed.sort_unstable();
+        keyed.into_iter().map(|k| k.4).collect()
+    }
+
+    #[test]
+    fn the_order_is_rows_then_x_then_y_then_key_whatever_the_layout() {
+        let mut state = crate::scenes::SEED;
+        let mut unit = || crate::scenes::SplitMix64::next_f64(&mut state);
+        // Radius 0.5 everywhere: cells 2 high.
+        let body =
+            |x: f64, y: f64, key: u64| BodyDesc::new(DVec2::new(x, y), 0.5, 1.0).with_key(key);
+        // A dense crowd (by cells), with bodies at the very same place (the key decides),
+        // on the same x (y decides) and on cell boundaries.
+        let mut dense: Vec<BodyDesc> = (0..2000)
+            .map(|k| body(60.0 * unit(), 60.0 * unit(), 2000 - k))
+            .collect();
+        dense.extend((0..50).map(|k| body(4.0, 6.0, 7 * k)));
+        dense.extend((0..50).map(|k| body(8.0, 60.0 * unit(), 9000 + k)));
+        dense.extend(
+            (0..50).map(|k| body(2.0 * (k % 10) as f64, 2.0 * (k / 10) as f64, 10_000 + k)),
+        );
+        // Wide in x (by rows), and far apart in y (one sort).
+        let wide: Vec<BodyDesc> = (0..500)
+            .map(|k| body(1e7 * unit(), 60.0 * unit(), k))
+            .collect();
+        let tall: Vec<BodyDesc> = (0..500)
+            .map(|k| body(60.0 * unit(), 1e7 * unit(), k))
+            .collect();
+        // Non-finite positions (skipped when added, but ordered all the same).
+        let mut odd = dense[..300].to_vec();
+        odd[3].position.x = f64::NAN;
+        odd[5].position.y = f64::NAN;
+        odd[7].position.x = f64::INFINITY;
+        for bodies in [dense, wide, tall, odd] {
+            assert_eq!(canonical_order(&bodies), reference(&bodies, 2.0));
+            // And whatever order they come in.
+            let reversed: Vec<BodyDesc> = bodies.iter().rev().copied().collect();
+            let keys = |b: &[BodyDesc]| -> Vec<u64> {
+                canonical_order(b)
+                    .iter()
+                    .map(|&i| b[i as usize].key.unwrap())
+                    .collect()
+            };
+            assert_eq!(keys(&bodies), keys(&reversed));
+        }
+    }
+}

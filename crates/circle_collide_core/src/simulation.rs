@@ -154,9 +154,8 @@ impl Simulation {
         if self.bodies.len() >= MAX_BODIES {
             return Err(AddBodyError::TooManyBodies);
         }
-        let (desc, issues) = desc
-            .sanitize(self.config.max_speed)
-            .map_err(AddBodyError::Invalid)?;
+        let mut desc = desc;
+        let issues = (desc.repair(self.config.max_speed)).map_err(AddBodyError::Invalid)?;
         self.near_wall_listed = None;
         Ok((self.bodies.push(&desc), issues))
     }
