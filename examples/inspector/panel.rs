@@ -228,6 +228,9 @@ fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
                 ui.label("shock propagation");
                 ui.checkbox(&mut c.shock_propagation, "");
                 ui.end_row();
+                ui.label("deep-jam correction");
+                ui.checkbox(&mut c.conjugate_correction, "");
+                ui.end_row();
                 ui.label("impact cap per body");
                 ui.add(egui::Slider::new(&mut c.max_impacts_per_body, 1..=256).logarithmic(true));
                 ui.end_row();

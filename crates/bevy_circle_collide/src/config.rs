@@ -150,6 +150,14 @@ pub struct CircleCollideConfig {
     /// passes, so deep piles hold their weight and irregular ones come to rest.
     /// Default `true`.
     pub shock_propagation: bool,
+    /// Solve deep jams and piles (at least
+    /// [`CONJUGATE_CONTACTS`](circle_collide_core::contacts::CONJUGATE_CONTACTS) contacts
+    /// in one solve: a steered crowd of some 4000 circles, a pile of some 5000) with the
+    /// conjugate-gradient correction on top of the passes: a crowd of 10,000 then holds
+    /// within the slop, and a pile of 10,000 comes to rest and falls asleep (at about
+    /// 8 s; without it, never), while such a pile costs about 1.4× as much per step as
+    /// long as it is awake. Default `true`.
+    pub conjugate_correction: bool,
     /// Whether islands of touching bodies that stay slow fall asleep (see
     /// [`SleepState`](crate::SleepState)). Default `true`.
     pub sleep: bool,
@@ -182,6 +190,7 @@ impl Default for CircleCollideConfig {
             report_resting_impacts: false,
             contact_iterations: core.contact_iterations,
             shock_propagation: core.shock_propagation,
+            conjugate_correction: core.conjugate_correction,
             sleep: core.sleep.enabled,
             sleep_speed: None,
             time_to_sleep: core.sleep.time_to_sleep as f32,
@@ -258,6 +267,7 @@ impl CircleCollideConfig {
             resting_speed: self.resting_speed.map(|s| finite_or(s, 0.0)),
             contact_iterations: self.contact_iterations,
             shock_propagation: self.shock_propagation,
+            conjugate_correction: self.conjugate_correction,
             sleep: circle_collide_core::SleepConfig {
                 enabled: self.sleep,
                 speed: self.sleep_speed.map(|s| finite_or(s, 0.0)),

@@ -262,6 +262,11 @@ impl ContactRows {
         max
     }
 
+    /// Whether the last pass changed no body's velocity by more than `tolerance`.
+    pub(crate) fn converged(&self, tolerance: f64) -> bool {
+        self.largest_change <= tolerance
+    }
+
     /// One accumulated, clamped impulse on row `k` so that it stops closing (its step
     /// times `relaxation`).
     #[inline(always)]

@@ -38,11 +38,14 @@
 //! pass left closing between neighbours side by side; without them an irregular,
 //! frictionless pile keeps jostling and never sleeps.
 //!
-//! **Deep jams.** Without gravity, a solve of at least [`CONJUGATE_CONTACTS`] contacts (a
-//! steered crowd of some 4000 circles) gets a conjugate-gradient correction after its
-//! first [`CONJUGATE_FIRST_PASSES`] passes: the contacts that push are solved together as
-//! equalities, which carries a push across the whole jam where the passes carry it a
-//! layer at a time, and the passes that follow settle the rest.
+//! **Deep jams and piles** ([`conjugate_correction`](crate::StepConfig::conjugate_correction)).
+//! A solve of at least [`CONJUGATE_CONTACTS`] contacts gets a conjugate-gradient
+//! correction: the contacts that push are solved together as equalities, which carries a
+//! push across the whole jam where the passes carry it a layer at a time, and the passes
+//! that follow settle the rest. Without gravity (a steered crowd of some 4000 circles)
+//! it comes after the first [`CONJUGATE_FIRST_PASSES`] passes of every such solve; under
+//! gravity (a pile of some 5000) after the configured passes, when they have not
+//! converged, before the passes go on until converged.
 //!
 //! A pressing contact that closed faster than the resting speed, and whose impulse
 //! changed its closing speed by more than that, is reported as an [`Impact`] at `t = 0`
@@ -143,9 +146,13 @@ pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
 /// overlapping, 0.32 r deep) to 22.4 / 30.4 / 33.9 / 35.0 / 35.0 ms, all but the last
 /// within the slop at the end. From 2000 contacts the crowd of 3000 went from 5.8 to
 /// 11.4 ms (the correction costs more than the passes it saves while the passes hold);
-/// from 12,000 it does not change. Under gravity it is not used: piles of 9000–12,000
-/// then fell asleep at 8–12 s (3 of 4 sizes; the 10k pile never did before), but awake
-/// they cost 1.3–1.7× as much (the pile of 10,000, core: 46–58 ms a step against 35–36).
+/// from 12,000 it does not change. Under gravity, after the configured passes when they
+/// leave the solve unconverged (most steps of a deep pile until it rests): the jittered
+/// piles of 6000 / 9000 / 10,000 / 11,000 / 12,000 (core) fall asleep at 7.3 / 8.3 / 6.9 /
+/// 6.9 / 10.9 s, none of which did within 14 s without it; awake the pile of 10,000 costs
+/// 48–53 ms a step against 35–39 (1.4×), asleep about 1 ms. With 20 or 30 iterations
+/// instead of 50 it did not fall asleep within 14 s. Piles of fewer contacts (the 2000
+/// pile: ~5000) are unchanged.
 pub const CONJUGATE_CONTACTS: usize = 12_000;
 
 /// Conjugate-gradient iterations of a large solve ([`CONJUGATE_CONTACTS`]). On the
@@ -157,8 +164,9 @@ pub const CONJUGATE_ITERATIONS: u32 = 50;
 /// contacts that push (those with an impulse then are solved as equalities).
 pub const CONJUGATE_FIRST_PASSES: u32 = 4;
 
-/// The conjugate gradients stop early once no contact they solve closes faster than
-/// this fraction of the resting speed.
+/// Without gravity the conjugate gradients stop early once no contact they solve closes
+/// faster than this fraction of the resting speed (under gravity: at the passes'
+/// convergence tolerance, [`CONVERGED_FRACTION`]).
 pub const CONJUGATE_TOLERANCE: f64 = 0.005;
 
 /// Position correction of the solver's contacts (module docs, `docs/contacts.md`): the
@@ -713,7 +721,8 @@ impl Simulation {
         // A deep jam without gravity: a few passes find the contacts that push, conjugate
         // gradients carry the push across the jam (see `CONJUGATE_CONTACTS`), the passes
         // that follow settle the inequalities.
-        let conjugate = up == DVec2::ZERO && self.resting.len() >= CONJUGATE_CONTACTS;
+        let deep = self.config.conjugate_correction && self.resting.len() >= CONJUGATE_CONTACTS;
+        let conjugate = up == DVec2::ZERO && deep;
         if conjugate {
             rows.passes(CONJUGATE_FIRST_PASSES, relaxation);
             let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
@@ -727,10 +736,22 @@ impl Simulation {
             };
             rows.passes(after, relaxation);
         } else {
-            // Smooth contacts under gravity: on until converged (`CONVERGED_FRACTION`).
+            // Smooth contacts under gravity: on until converged (`CONVERGED_FRACTION`); a
+            // deep pile the configured passes leave unconverged gets the conjugate-gradient
+            // correction first (`CONJUGATE_CONTACTS`).
             let tolerance = CONVERGED_FRACTION * self.config.gravity.length() * self.dt;
             let most = passes.saturating_mul(MAX_PASS_FACTOR);
-            self.stats.contact_passes = rows.passes_until(passes, most, tolerance, 1.0);
+            let mut done = 0;
+            if deep {
+                done = rows.passes_until(passes, passes, tolerance, 1.0);
+                if !rows.converged(tolerance) {
+                    rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
+                }
+            }
+            if done == 0 || !rows.converged(tolerance) {
+                done += rows.passes_until(passes, most.saturating_sub(done), tolerance, 1.0);
+            }
+            self.stats.contact_passes = done;
         }
         self.stats.external_impulse += rows.store(&mut self.resting, &mut self.bodies);
         if self.config.shock_propagation && up != DVec2::ZERO {
