@@ -741,14 +741,15 @@ impl Simulation {
             // correction first (`CONJUGATE_CONTACTS`).
             let tolerance = CONVERGED_FRACTION * self.config.gravity.length() * self.dt;
             let most = passes.saturating_mul(MAX_PASS_FACTOR);
-            let mut done = 0;
-            if deep {
+            let (mut done, mut converged) = (0, false);
+            if deep && passes > 0 {
                 done = rows.passes_until(passes, passes, tolerance, 1.0);
-                if !rows.converged(tolerance) {
+                converged = rows.converged(tolerance);
+                if !converged {
                     rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
                 }
             }
-            if done == 0 || !rows.converged(tolerance) {
+            if !converged {
                 done += rows.passes_until(passes, most.saturating_sub(done), tolerance, 1.0);
             }
             self.stats.contact_passes = done;
