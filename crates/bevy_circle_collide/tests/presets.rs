@@ -27,6 +27,24 @@ fn shipped_presets_load_and_cover_every_scene() {
 }
 
 #[test]
+fn the_deep_jam_correction_defaults_on_and_reaches_the_core() {
+    // On by default, in presets that do not name it (written before it existed), and
+    // switched off through to the core's step configuration.
+    assert!(
+        CircleCollideConfig::default()
+            .to_step_config()
+            .conjugate_correction
+    );
+    let pile = Preset::load(&preset_dir().join("pile.ron")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(pile.config.conjugate_correction);
+    let off = CircleCollideConfig {
+        conjugate_correction: false,
+        ..default()
+    };
+    assert!(!off.to_step_config().conjugate_correction);
+}
+
+#[test]
 fn save_then_load_gives_the_same_preset() {
     let preset = Preset {
         config: CircleCollideConfig {
