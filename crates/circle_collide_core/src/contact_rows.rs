@@ -46,12 +46,19 @@ impl Lanes {
         }
     }
 
-    fn iter(self) -> impl Iterator<Item = usize> {
-        (0..self.run).flat_map(move |t| {
-            (0..Self::LANES)
-                .map(move |s| s * self.run + t)
-                .filter(move |&k| k < self.len)
-        })
+    /// Calls `f` with each row index in this order. Plain nested loops: the same order
+    /// written as an iterator chain (`flat_map` and `filter`) made the crowd of 10,000's
+    /// passes a quarter slower.
+    #[inline(always)]
+    fn for_each(self, mut f: impl FnMut(usize)) {
+        for t in 0..self.run {
+            for s in 0..Self::LANES {
+                let k = s * self.run + t;
+                if k < self.len {
+                    f(k);
+                }
+            }
+        }
     }
 }
 
@@ -223,7 +230,7 @@ impl ContactRows {
     /// of a body's velocity by a normal impulse in `largest_change`.
     #[inline(always)]
     fn pass<const TRACK: bool>(&mut self, order: Lanes, relaxation: f64) {
-        for k in order.iter() {
+        order.for_each(|k| {
             self.normal_row::<TRACK>(k, relaxation);
             if let Some(&q) = self.rough.get(k) {
                 if q.mu > 0.0 {
@@ -233,7 +240,7 @@ impl ContactRows {
                     self.rolling_row(k);
                 }
             }
-        }
+        });
     }
 
     /// Whether any loaded contact has friction or rolling resistance.
@@ -395,9 +402,10 @@ impl ContactRows {
             .extend(self.bodies.iter().map(|s| (DVec2::ZERO, s.inv_mass)));
         let shift = &mut self.shift[..];
         let order = Lanes::new(self.shift_rows.len());
+        let rows = &mut self.shift_rows[..];
         for _ in 0..passes {
-            for k in order.iter() {
-                let r = &mut self.shift_rows[k];
+            order.for_each(|k| {
+                let r = &mut rows[k];
                 let (a, sb) = (r.a as usize, r.b as usize);
                 let gained = (shift[sb].0 - shift[a].0).dot(r.normal);
                 let total = (r.pushed + (r.wanted - gained) * r.inv_w).max(0.0);
@@ -405,7 +413,7 @@ impl ContactRows {
                 r.pushed = total;
                 shift[a].0 -= r.normal * (delta * shift[a].1);
                 shift[sb].0 += r.normal * (delta * shift[sb].1);
-            }
+            });
         }
         for (s, &i) in self.members.iter().enumerate().skip(1) {
             let (d, w) = self.shift[s];
