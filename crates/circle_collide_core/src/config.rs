@@ -37,7 +37,9 @@ pub struct StepConfig {
     /// clusters) within the work of
     /// [`PUSH_OUT_PASS_LIMIT`](crate::resolve::PUSH_OUT_PASS_LIMIT) times this many
     /// passes over every pair, and at most
-    /// [`PUSH_OUT_PASS_CAP`](crate::resolve::PUSH_OUT_PASS_CAP) times this many passes.
+    /// [`PUSH_OUT_PASS_CAP`](crate::resolve::PUSH_OUT_PASS_CAP) times this many passes
+    /// (both [`GRAVITY_WORK_FACTOR`](crate::resolve::GRAVITY_WORK_FACTOR) times more
+    /// under gravity).
     pub separation_iterations: u32,
     /// Impacts handled per step per body; the step's cap is
     /// `max_impacts_per_body × bodies + 64`. Past it the rest of the step falls back to

@@ -11,7 +11,7 @@ use crate::statics::push_out_of_segments;
 use glam::DVec2;
 use std::f64::consts::{PI, TAU};
 
-pub use crate::push_out::{PUSH_OUT_PASS_CAP, PUSH_OUT_PASS_LIMIT};
+pub use crate::push_out::{GRAVITY_WORK_FACTOR, PUSH_OUT_PASS_CAP, PUSH_OUT_PASS_LIMIT};
 
 impl Simulation {
     /// Moves every body to the end of the step, separates overlaps deeper than
@@ -23,7 +23,8 @@ impl Simulation {
     /// overlapping pair is pushed apart along its normal until it just touches. Passes
     /// repeat until nothing moves, within the work of [`PUSH_OUT_PASS_LIMIT`] ×
     /// [`separation_iterations`](crate::StepConfig::separation_iterations) passes over
-    /// every listed pair and at most [`PUSH_OUT_PASS_CAP`] × as many passes; a body pushed
+    /// every listed pair and at most [`PUSH_OUT_PASS_CAP`] × as many passes (both
+    /// [`GRAVITY_WORK_FACTOR`] times more under gravity); a body pushed
     /// off its path is checked against its new neighbours (see the `push_out` module).
     pub fn resolve(&mut self) {
         // One pass over the bodies: to the end of the step, out of the walls (the first
