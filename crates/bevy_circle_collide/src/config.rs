@@ -155,7 +155,7 @@ pub struct CircleCollideConfig {
     /// in one solve: a steered crowd of some 4000 circles, a pile of some 5000) with the
     /// conjugate-gradient correction on top of the passes: a crowd of 10,000 then holds
     /// within the slop, and a pile of 10,000 comes to rest and falls asleep (at about
-    /// 8 s; without it, never), while such a pile costs about 1.4× as much per step as
+    /// 8.4 s; without it, never), while such a pile costs up to 1.4× as much per step as
     /// long as it is awake. Default `true`.
     pub conjugate_correction: bool,
     /// Whether islands of touching bodies that stay slow fall asleep (see

@@ -77,8 +77,8 @@ pub struct StepConfig {
     /// Gauss–Seidel passes — always without gravity, and under gravity in the steps whose
     /// configured passes do not converge. It carries a push across the whole jam at once,
     /// so a crowd of 10,000 holds within the slop and a pile of 10,000 comes to rest and
-    /// falls asleep (at about 7 s; without it, never); while such a pile is awake its
-    /// steps cost about 1.4× as much. Default `true`; solves of fewer contacts never use it.
+    /// falls asleep (at 7–8.5 s; without it, never); while such a pile is awake its
+    /// steps cost up to 1.4× as much. Default `true`; solves of fewer contacts never use it.
     pub conjugate_correction: bool,
     /// Speeds above this are clamped (direction kept) and reported. Default `1e5`.
     pub max_speed: f64,
