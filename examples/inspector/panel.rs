@@ -223,6 +223,7 @@ fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
                             .speed(0.05)
                             .range(0.0..=10.0),
                     );
+                    ui.checkbox(&mut c.sleep_by_neighbourhood, "by neighbourhood");
                 });
                 ui.end_row();
                 ui.label("shock propagation");

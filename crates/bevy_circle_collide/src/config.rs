@@ -162,10 +162,16 @@ pub struct CircleCollideConfig {
     /// [`SleepState`](crate::SleepState)). Default `true`.
     pub sleep: bool,
     /// Speed at or below which a touching body counts as resting for sleep, units/s.
-    /// `None` (default): the resting speed.
+    /// `None` (default): half the radius of the smallest dynamic circle per second.
     pub sleep_speed: Option<f32>,
     /// Seconds an island must rest before it falls asleep. Default `0.5`.
     pub time_to_sleep: f32,
+    /// Sleep by neighbourhood: a body falls asleep once it and the bodies touching it
+    /// have rested, so the quiet parts of a large pile sleep while another part still
+    /// moves; a hit still wakes the island, a slow touch only the neighbours. Default
+    /// `false` (whole islands). The trade is measured in
+    /// [`SleepConfig::by_neighbourhood`](circle_collide_core::SleepConfig::by_neighbourhood).
+    pub sleep_by_neighbourhood: bool,
     /// Speed clamp, units/s (with a warning). Default `1e5`.
     pub max_speed: f32,
 }
@@ -194,6 +200,7 @@ impl Default for CircleCollideConfig {
             sleep: core.sleep.enabled,
             sleep_speed: None,
             time_to_sleep: core.sleep.time_to_sleep as f32,
+            sleep_by_neighbourhood: core.sleep.by_neighbourhood,
             max_speed: core.max_speed as f32,
         }
     }
@@ -272,6 +279,7 @@ impl CircleCollideConfig {
                 enabled: self.sleep,
                 speed: self.sleep_speed.map(|s| finite_or(s, 0.0)),
                 time_to_sleep: finite_or(self.time_to_sleep, d.sleep.time_to_sleep),
+                by_neighbourhood: self.sleep_by_neighbourhood,
             },
             max_speed: if positive(self.max_speed) {
                 f64::from(self.max_speed)

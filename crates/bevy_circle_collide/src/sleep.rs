@@ -8,9 +8,12 @@ use bevy::prelude::*;
 /// An island of touching bodies that all stay slower than the sleep speed
 /// ([`CircleCollideConfig::sleep_speed`](crate::CircleCollideConfig::sleep_speed)) for
 /// [`time_to_sleep`](crate::CircleCollideConfig::time_to_sleep) falls asleep: its bodies
-/// stop, are simulated as static and cost almost nothing. A sleeping body wakes, with its
-/// island, when an awake body touches it or is about to hit it, when the game gives it a
-/// [`Velocity`](crate::Velocity) or moves its `Transform` away from
+/// stop, are simulated as static and cost almost nothing (by neighbourhood,
+/// [`sleep_by_neighbourhood`](crate::CircleCollideConfig::sleep_by_neighbourhood), a
+/// body falls asleep once it and the bodies touching it have rested). A sleeping body
+/// wakes, with its island, when an awake body touches it or is about to hit it (by
+/// neighbourhood a slow touch wakes only it and the sleeping bodies touching it), when
+/// the game gives it a [`Velocity`](crate::Velocity) or moves its `Transform` away from
 /// [`position`](Self::position), when the game sets `sleeping` to `false`, or when the
 /// [`CircleCollideConfig`](crate::CircleCollideConfig) changes. Waking compares values,
 /// not change ticks, so a rollback that restores the components re-simulates exactly.

@@ -45,6 +45,25 @@ fn the_deep_jam_correction_defaults_on_and_reaches_the_core() {
 }
 
 #[test]
+fn sleeping_by_neighbourhood_defaults_off_and_reaches_the_core() {
+    // Off by default (whole islands), in presets that do not name it, and switched on
+    // through to the core's step configuration.
+    assert!(
+        !CircleCollideConfig::default()
+            .to_step_config()
+            .sleep
+            .by_neighbourhood
+    );
+    let pile = Preset::load(&preset_dir().join("pile.ron")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!pile.config.sleep_by_neighbourhood);
+    let on = CircleCollideConfig {
+        sleep_by_neighbourhood: true,
+        ..default()
+    };
+    assert!(on.to_step_config().sleep.by_neighbourhood);
+}
+
+#[test]
 fn save_then_load_gives_the_same_preset() {
     let preset = Preset {
         config: CircleCollideConfig {

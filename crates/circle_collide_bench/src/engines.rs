@@ -42,6 +42,8 @@ pub fn add_world(app: &mut App, engine: Engine, config: &StepConfig) {
                     restitution: e,
                     ..ArenaConfig::new(min, max)
                 }),
+                // Opt-in sleeping by neighbourhood (module docs of `main`).
+                sleep_by_neighbourhood: std::env::var_os("SLEEP_BY_NEIGHBOURHOOD").is_some(),
                 ..default()
             });
         }

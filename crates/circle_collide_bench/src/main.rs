@@ -19,7 +19,8 @@
 //! settings otherwise, and four static boxes as walls.
 //!
 //! `PHASES=1` prints our five phases' medians to stderr; `VERBOSE=1` prints our step's
-//! figures (time, contacts, impacts, the push-out's moves and leftovers) every 25 steps.
+//! figures (time, contacts, impacts, the push-out's moves and leftovers) every 25 steps;
+//! `SLEEP_BY_NEIGHBOURHOOD=1` runs ours with that opt-in sleeping (not the default).
 
 mod engines;
 mod measure;

@@ -4,6 +4,9 @@
 //! ```text
 //! cargo run --release -p circle_collide_core --example heap_repose -- [N] [friction] [rolling] [seconds after the pour]
 //! ```
+//!
+//! `NEIGHBOURHOOD=1` sleeps by neighbourhood; `VERBOSE=1` prints the fastest body every
+//! second of the last 15 s.
 
 use circle_collide_core::scenes;
 
@@ -17,6 +20,10 @@ fn main() {
     let (friction, rolling, after) = (next(0.5), next(0.0), next(10.0));
     let heap = scenes::heap(n, friction, rolling);
     let mut sim = heap.simulation();
+    // NEIGHBOURHOOD=1: sleeping by neighbourhood (see the module docs).
+    if std::env::var_os("NEIGHBOURHOOD").is_some() {
+        sim.config.sleep.by_neighbourhood = true;
+    }
     let steps = heap.pour_steps() + (after * 60.0) as usize;
     let (mut times, mut settled_at) = (Vec::new(), None);
     for step in 0..steps {

@@ -21,7 +21,8 @@ fn main() {
         .map_or(10, |s| s.parse().expect("seconds to simulate"));
     // PILE=lattice runs the perfect-lattice variant; VERBOSE=1 prints twice a second;
     // SHOCK=0/1, ITER=n and RS=speed override the shock pass, the contact passes and the
-    // resting speed; MU=μ and ROLL=c give every circle friction and rolling resistance.
+    // resting speed; NEIGHBOURHOOD=1 sleeps by neighbourhood; MU=μ and ROLL=c give every
+    // circle friction and rolling resistance.
     let mut scene = match std::env::var("PILE").as_deref() {
         Ok("lattice") => scenes::lattice_pile(n),
         _ => scenes::pile(n),
@@ -39,11 +40,17 @@ fn main() {
     if let Some(k) = knob("RS") {
         sim.config.resting_speed = Some(k);
     }
+    if let Some(k) = knob("NEIGHBOURHOOD") {
+        sim.config.sleep.by_neighbourhood = k != 0.0;
+    }
     if let Some(k) = knob("ITER") {
         sim.config.contact_iterations = k as u32;
     }
     let mass = std::f64::consts::PI * scenes::RADIUS * scenes::RADIUS;
     let threshold = 1e-6 * n as f64 * mass * 9.81 * scenes::RADIUS;
+    // EVERY=k prints every k-th step instead of twice a second (with VERBOSE).
+    let every = knob("EVERY").map_or(30, |k| (k as usize).max(1));
+    let sleep_speed = (sim.config.sleep.speed).unwrap_or(0.5 * scenes::RADIUS);
     let mut phases = common::PhaseTimes::default();
     let (mut times, mut settled_at, mut deepest_after, mut fallbacks, mut most_impacts) =
         (Vec::new(), None, 0.0f64, 0, 0);
@@ -58,13 +65,21 @@ fn main() {
             last_left = step;
         }
         let ke = sim.stats().kinetic_energy;
-        if verbose && step % 30 == 0 {
+        if verbose && step % every == 0 {
             let b = sim.bodies();
             if let Some(i) = (0..b.len())
                 .max_by(|&i, &j| b.velocity(i).length().total_cmp(&b.velocity(j).length()))
             {
+                // What keeps the pile awake: bodies above the sleep speed, and the
+                // shortest rest time (an island sleeps when all its bodies rested long).
+                let fast = (0..b.len())
+                    .filter(|&k| b.velocity(k).length() > sleep_speed)
+                    .count();
+                let least = (0..b.len())
+                    .map(|k| b.rest_time(k))
+                    .fold(f64::INFINITY, f64::min);
                 println!(
-                    "  fastest: #{i} at {:.2} moving {:.3} spin {:.3}",
+                    "  fastest: #{i} at {:.2} moving {:.3} spin {:.3}; {fast} above the sleep speed, least rest time {least:.3} s",
                     b.position(i),
                     b.velocity(i),
                     b.angular_velocity(i)
@@ -72,11 +87,13 @@ fn main() {
             }
             let s = sim.stats();
             println!(
-                "t {:5.2} s: KE {ke:.3e}, impacts {} (resting {}), solver contacts {}, cold restarts {}, sleeping {}, woken {}, pushed apart {}, left {}",
+                "t {:5.2} s: {:.2} ms, KE {ke:.3e}, impacts {} (resting {}), solver contacts {}, {} passes, cold restarts {}, sleeping {}, woken {}, pushed apart {}, left {}",
                 step as f64 / 60.0,
+                times[step - 1],
                 s.impacts,
                 s.resting_impacts,
                 s.resting_contacts,
+                s.contact_passes,
                 s.cold_restarts,
                 s.sleeping,
                 s.woken,
@@ -132,6 +149,26 @@ fn main() {
         "  late-half phase medians (ms): {}",
         phases.medians(times.len() / 2)
     );
+    // REWAKE=1: every body woken at once, half a second more. A pile at rest stays put.
+    if std::env::var_os("REWAKE").is_some() {
+        let rest: Vec<glam::DVec2> = sim.bodies().positions().collect();
+        for i in 0..rest.len() {
+            sim.set_velocity(i as u32, glam::DVec2::ZERO);
+        }
+        for _ in 0..30 {
+            sim.step(scenes::DT);
+        }
+        let b = sim.bodies();
+        let moves: Vec<f64> = (0..rest.len())
+            .map(|i| b.position(i).distance(rest[i]))
+            .collect();
+        println!(
+            "  woken at once, half a second later: farthest move {:.4} r, {} bodies moved more than 0.01 r, KE {:.3e}",
+            moves.iter().copied().fold(0.0, f64::max) / scenes::RADIUS,
+            moves.iter().filter(|&&m| m > 0.01 * scenes::RADIUS).count(),
+            sim.stats().kinetic_energy
+        );
+    }
     common::print_heap_bytes(&sim);
     common::print_state_fingerprint(&sim);
 }

@@ -70,7 +70,7 @@ pub mod toi;
 pub use arena::{Arena, Wall};
 pub use bodies::Bodies;
 pub use body::{BodyDesc, InputIssues};
-pub use config::{SleepConfig, StepConfig};
+pub use config::{DISTURB_FRACTION, SleepConfig, StepConfig};
 pub use contacts::{ContactMemory, KeptContact, Partner};
 pub use events::{Impact, Other};
 pub use filter::Layers;

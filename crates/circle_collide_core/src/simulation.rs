@@ -82,6 +82,7 @@ pub struct Simulation {
     pub(crate) key_order: Vec<(u64, u32)>,
     /// Each body's range in the contact memory (`ContactMemory::rows_of`), per step.
     pub(crate) memory_rows: Vec<(u32, u32)>,
+
     /// Velocities and spins of the solver's bodies before it ran (its energy guard).
     pub(crate) solver_velocities: Vec<(u32, DVec2, f64)>,
     /// The step's position correction: `(body, shift)` applied by `resolve`.
@@ -96,8 +97,12 @@ pub struct Simulation {
     /// Smallest radius of a dynamic, non-sensor body this step (scales the default
     /// resting speed); infinite if there is none.
     pub(crate) min_radius: f64,
-    /// Scratch of the sleep module: bodies to wake, islands' union–find and rest times.
+    /// Scratch of the sleep module: bodies to wake with their islands, and with their
+    /// neighbours (seeds and the bodies woken), islands' union–find (or the bodies held
+    /// awake) and rest times.
     pub(crate) woken: Vec<u32>,
+    pub(crate) woken_near: Vec<u32>,
+    pub(crate) wake_ring: Vec<u32>,
     pub(crate) island_parent: Vec<u32>,
     pub(crate) island_rest: Vec<f64>,
     /// Touching pairs met during the event loop (after the start-of-step predictions)
@@ -354,6 +359,8 @@ impl Simulation {
                     + cap(&self.active_bodies)
                     + self.jam.heap_bytes()
                     + cap(&self.woken)
+                    + cap(&self.woken_near)
+                    + cap(&self.wake_ring)
                     + cap(&self.island_parent)
                     + cap(&self.island_rest),
             ),

@@ -10,17 +10,36 @@
 //! step) and slower than the sleep speed add the step to their rest time (others start
 //! from zero: a free body, or an elastic gas without gravity, never rests), and an island
 //! of touching awake bodies whose every rest time has reached `time_to_sleep` falls
-//! asleep.
+//! asleep. By neighbourhood
+//! ([`by_neighbourhood`](crate::config::SleepConfig::by_neighbourhood)) a body falls
+//! asleep once it and its awake touching neighbours have, and a slow touch wakes a
+//! sleeping body with the sleeping bodies touching it, not its island.
 
+use crate::config::DISTURB_FRACTION;
 use crate::push_out::within_slop;
 use crate::simulation::Simulation;
 
 impl Simulation {
-    /// Wakes the islands of sleeping bodies that an awake dynamic body touches now
-    /// (within the slop) or will hit within the step. Returns whether any woke.
+    /// Wakes the sleeping bodies that an awake dynamic body touches now (within the slop)
+    /// or will hit within the step, or (by neighbourhood) disturbs; returns whether any
+    /// woke.
+    ///
+    /// By whole islands (the default) a touch or a hit wakes the sleeping body with its
+    /// island. By neighbourhood
+    /// ([`by_neighbourhood`](crate::config::SleepConfig::by_neighbourhood)) a hit, or a
+    /// touch closing faster than the resting speed, wakes the island (an impact must travel
+    /// through every body it reaches within the step); a body near it (a candidate pair)
+    /// that moves faster than [`DISTURB_FRACTION`] of the sleep speed, or did not rest
+    /// in the last step, wakes it and the sleeping bodies touching it
+    /// ([`wake_near`](Self::wake_near)); a body lying still on it wakes nobody.
     pub(crate) fn wake_touched(&mut self) -> bool {
         let mut woken = std::mem::take(&mut self.woken);
+        let mut near = std::mem::take(&mut self.woken_near);
         woken.clear();
+        near.clear();
+        let whole = !self.config.sleep.by_neighbourhood;
+        let resting_speed = (self.config).resting_speed_for(self.dt, self.min_radius);
+        let disturb = DISTURB_FRACTION * self.sleep_speed();
         let b = &self.bodies;
         let slop = self.config.overlap_slop;
         for &(i, j) in &self.pairs {
@@ -33,16 +52,67 @@ impl Simulation {
             if b.hot[other].inv_mass == 0.0 || b.sensor_pair(i, j) {
                 continue; // a static or kinematic body, or a sensor, never wakes anyone
             }
+            let (s, o) = (&b.hot[sleeper], &b.hot[other]);
             let touching = within_slop(b, sleeper, other, slop);
-            let hits = b.time_of_impact(sleeper, other, 0.0, self.dt).is_some();
-            if touching || hits {
+            let impact = if touching {
+                whole || o.vel.dot((s.pos - o.pos).normalize_or_zero()) > resting_speed
+            } else {
+                b.time_of_impact(sleeper, other, 0.0, self.dt).is_some()
+            };
+            if impact {
                 woken.push(sleeper as u32);
+            } else if !whole && (b.rest_time[other] == 0.0 || o.vel.length() > disturb) {
+                near.push(sleeper as u32);
             }
         }
-        let any = !woken.is_empty();
+        let any = !woken.is_empty() || !near.is_empty();
         self.wake_islands(&mut woken);
+        self.wake_near(&near);
         self.woken = woken;
+        self.woken_near = near;
         any
+    }
+
+    /// The speed at or below which a held body rests
+    /// ([`SleepConfig::speed`](crate::config::SleepConfig::speed)).
+    fn sleep_speed(&self) -> f64 {
+        self.config.sleep.speed.unwrap_or(0.5 * self.min_radius)
+    }
+
+    /// Wakes the bodies `seeds` and the sleeping bodies touching them (not further): the
+    /// neighbourhood a slowly moving body disturbs, so that it can rearrange (woken
+    /// alone, a body next to a gap falls into it with its sleeping neighbours held in
+    /// place, and the gap rises through the sleeping bodies above, one at a time). Sets
+    /// them flying under this step's gravity.
+    fn wake_near(&mut self, seeds: &[u32]) {
+        let mut found = std::mem::take(&mut self.scratch);
+        let mut ring = std::mem::take(&mut self.wake_ring);
+        ring.clear();
+        let slop = self.config.overlap_slop;
+        for &k in seeds {
+            let k = k as usize;
+            if !self.bodies.hot[k].sleeping() {
+                continue;
+            }
+            ring.push(k as u32);
+            found.clear();
+            self.grid.query(&self.bodies, k, false, |j| found.push(j));
+            let b = &self.bodies;
+            ring.extend(
+                (found.iter())
+                    .filter(|&&j| b.hot[j].sleeping() && within_slop(b, k, j, slop))
+                    .map(|&j| j as u32),
+            );
+        }
+        let flies = self.bodies.gravity != glam::DVec2::ZERO;
+        for &k in &ring {
+            if self.bodies.wake(k as usize) {
+                self.stats.woken += 1;
+                self.bodies.hot[k as usize].set_flying(flies);
+            }
+        }
+        self.scratch = found;
+        self.wake_ring = ring;
     }
 
     /// Wakes the bodies `seeds` and every sleeping body touching a woken one, and sets
@@ -74,7 +144,7 @@ impl Simulation {
     /// fall asleep. Islands are linked by the touching pairs of two awake dynamic bodies.
     pub(crate) fn update_sleep(&mut self) {
         let sleep = self.config.sleep;
-        let speed = sleep.speed.unwrap_or(0.5 * self.min_radius);
+        let speed = self.sleep_speed();
         let b = &mut self.bodies;
         let (mut sleeping, mut longest) = (0, 0.0f64);
         for ((h, rest), spin) in b.hot.iter().zip(&mut b.rest_time).zip(&b.spin) {
@@ -100,6 +170,49 @@ impl Simulation {
         {
             return;
         }
+        if sleep.by_neighbourhood {
+            self.sleep_quiet_bodies(sleep.time_to_sleep);
+        } else {
+            self.sleep_whole_islands(sleep.time_to_sleep);
+        }
+    }
+
+    /// Puts to sleep every awake dynamic body that has rested `time_to_sleep` and whose
+    /// awake dynamic neighbours (touching pairs) have too
+    /// ([`by_neighbourhood`](crate::config::SleepConfig::by_neighbourhood)): the quiet
+    /// parts of an island sleep while another part still moves, with a layer of awake,
+    /// resting bodies between them.
+    fn sleep_quiet_bodies(&mut self, time_to_sleep: f64) {
+        let b = &mut self.bodies;
+        let mut held = std::mem::take(&mut self.island_parent);
+        held.clear();
+        held.resize(b.len(), 0);
+        for &(i, j) in &self.touching {
+            let (i, j) = (i as usize, j as usize);
+            let (p, q) = (&b.hot[i], &b.hot[j]);
+            if p.inv_mass == 0.0 || q.inv_mass == 0.0 || p.sensor() || q.sensor() {
+                continue;
+            }
+            if b.rest_time[i] < time_to_sleep || b.rest_time[j] < time_to_sleep {
+                held[i] = 1;
+                held[j] = 1;
+            }
+        }
+        for (i, &held) in held.iter().enumerate() {
+            let h = &b.hot[i];
+            let quiet = b.rest_time[i] >= time_to_sleep && held == 0;
+            if quiet && h.inv_mass > 0.0 && !h.sensor() {
+                b.fall_asleep(i);
+                self.stats.sleeping += 1;
+            }
+        }
+        self.island_parent = held;
+    }
+
+    /// Puts to sleep every island of touching awake dynamic bodies whose every body has
+    /// rested `time_to_sleep` (the default rule).
+    fn sleep_whole_islands(&mut self, time_to_sleep: f64) {
+        let b = &mut self.bodies;
         // Union–find over the touching pairs of awake dynamic bodies; each root keeps the
         // smallest rest time of its island.
         let n = b.len();
@@ -128,7 +241,7 @@ impl Simulation {
                 continue;
             }
             let root = find(&mut parent, i);
-            if least[root] >= sleep.time_to_sleep {
+            if least[root] >= time_to_sleep {
                 b.fall_asleep(i);
                 self.stats.sleeping += 1;
             }

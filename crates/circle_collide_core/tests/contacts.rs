@@ -255,6 +255,135 @@ fn a_sleeping_pile_wakes_when_a_ball_lands_on_it_and_sleeps_again() {
     }
 }
 
+/// A row of `n` unit-mass circles of radius 0.5 on the floor of a wide arena, touching
+/// (gaps of 0–0.002, within the slop, drawn from the scenes' generator), restitution
+/// `e`, asleep; by whole islands (the default) if `whole`, else by neighbourhood.
+fn sleeping_row(n: usize, e: f64, whole: bool) -> Simulation {
+    let mut state = scenes::SEED;
+    let mut x = 2.0;
+    let bodies: Vec<BodyDesc> = (0..n)
+        .map(|_| {
+            let b = BodyDesc::new(DVec2::new(x, 0.5), 0.5, 1.0).with_restitution(e);
+            x += 1.0 + 0.002 * scenes::SplitMix64::next_f64(&mut state);
+            b
+        })
+        .collect();
+    let mut config = StepConfig {
+        gravity: G,
+        arena: Some(Arena {
+            min: DVec2::ZERO,
+            max: DVec2::new(x + 40.0, 20.0),
+            restitution: e,
+            friction: 0.0,
+        }),
+        ..StepConfig::default()
+    };
+    config.sleep.by_neighbourhood = !whole;
+    let mut sim = world(&bodies, config);
+    for _ in 0..120 {
+        sim.step(scenes::DT);
+    }
+    assert_eq!(sim.stats().sleeping, n, "the row fell asleep");
+    sim
+}
+
+#[test]
+fn a_body_set_down_gently_on_a_sleeping_row_wakes_its_neighbourhood_not_the_row() {
+    // A circle set down at rest touching the row's first body: by neighbourhood it is
+    // slow, so it wakes that body and the sleeping one touching it, not the 40; by whole
+    // islands (the default) all 40. Either way everything sleeps again and the row stays
+    // put.
+    for (whole, expect) in [(false, 2), (true, 40)] {
+        let mut sim = sleeping_row(40, 0.2, whole);
+        let row: Vec<DVec2> = sim.bodies().positions().collect();
+        sim.add_body(BodyDesc::new(DVec2::new(row[0].x - 1.001, 0.5), 0.5, 1.0))
+            .unwrap();
+        let mut woken = 0;
+        for _ in 0..120 {
+            sim.step(scenes::DT);
+            woken += sim.stats().woken;
+        }
+        assert_eq!(woken, expect, "whole islands: {whole}");
+        assert_eq!(sim.stats().sleeping, 41, "asleep again");
+        let moved = (row.iter().enumerate())
+            .map(|(i, p)| sim.bodies().position(i).distance(*p))
+            .fold(0.0, f64::max);
+        assert!(moved < 1e-3, "the row moved {moved}");
+    }
+}
+
+#[test]
+fn a_ball_hitting_a_sleeping_row_wakes_the_whole_row_and_passes_its_momentum_on() {
+    // Elastic, frictionless, equal masses: a cradle, asleep by neighbourhood. The hit
+    // still wakes the whole island (an impact must travel through every body it reaches
+    // within the step), and the
+    // sequential binary impacts leave the ball and the row at rest and the far end
+    // leaving at the ball's speed. Had the hit woken only the first bodies, the ball
+    // would have bounced back off the sleeping ones.
+    let n = 40;
+    let mut sim = sleeping_row(n, 1.0, false);
+    let first = sim.bodies().position(0);
+    let (ball, _) = sim
+        .add_body(ball(first - DVec2::new(1.05, 0.0), DVec2::new(6.0, 0.0)))
+        .unwrap();
+    sim.step(scenes::DT);
+    assert_eq!(sim.stats().woken, n);
+    let b = sim.bodies();
+    assert!(
+        b.velocity(ball as usize).length() < 1e-9,
+        "{}",
+        b.velocity(ball as usize)
+    );
+    for i in 0..n - 1 {
+        assert!(b.velocity(i).length() < 1e-9, "body {i}: {}", b.velocity(i));
+    }
+    assert!((b.velocity(n - 1) - DVec2::new(6.0, 0.0)).length() < 1e-9);
+}
+
+#[test]
+fn the_quiet_part_of_a_pile_sleeps_while_the_rest_still_moves_and_stays_at_rest() {
+    // The jittered pile of 600 (one island of touching bodies once landed): by
+    // neighbourhood its quiet bodies fall asleep while others still move; with whole
+    // islands none sleeps before all do. Asleep, it is a pile at rest: woken all at
+    // once, nothing moves more than a few hundredths of a radius in half a second. Parts
+    // frozen while their neighbours still settled are a little further from balance
+    // than a pile frozen whole (see `docs/contacts.md`, "Sleeping by neighbourhood").
+    for whole in [false, true] {
+        let n = 600;
+        let mut scene = scenes::pile(n);
+        scene.config.sleep.by_neighbourhood = !whole;
+        let mut sim = scene.simulation();
+        let (mut partly, mut asleep) = (false, false);
+        for _ in 0..900 {
+            sim.step(scenes::DT);
+            let sleeping = sim.stats().sleeping;
+            partly |= sleeping > 0 && sleeping < n;
+            if sleeping == n {
+                asleep = true;
+                break;
+            }
+        }
+        assert!(asleep, "whole islands {whole}: the pile never slept");
+        assert_eq!(partly, !whole, "whole islands {whole}");
+        let rest: Vec<DVec2> = sim.bodies().positions().collect();
+        for i in 0..n {
+            sim.set_velocity(i as u32, DVec2::ZERO);
+        }
+        for _ in 0..30 {
+            sim.step(scenes::DT);
+        }
+        let moved = (rest.iter().enumerate())
+            .map(|(i, p)| sim.bodies().position(i).distance(*p))
+            .fold(0.0, f64::max);
+        // Measured: 0.030 r by neighbourhood, 0.0094 r by whole islands.
+        let bound = if whole { 0.02 } else { 0.05 } * scenes::RADIUS;
+        assert!(
+            moved < bound,
+            "whole islands {whole}: woken, a body moved {moved}"
+        );
+    }
+}
+
 #[test]
 fn a_kinematic_pusher_squeezes_a_ball_against_the_wall_without_pumping_it() {
     // The pusher (static mass, moving right at 3) drives a ball into the right wall.
