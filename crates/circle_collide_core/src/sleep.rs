@@ -73,6 +73,31 @@ impl Simulation {
         any
     }
 
+    /// By neighbourhood: wakes the island of every sleeping body that an impact of this
+    /// step hit faster than the resting speed. The broad phase wakes the islands of the
+    /// hits it foresees; a body whose course an impact changed can hit a sleeping one
+    /// unforeseen, which then stood as a static body, and left asleep its island would
+    /// take such hits again and again (a collapse inside a pile went on for seconds,
+    /// bodies bouncing off the sleeping ones around it).
+    fn wake_islands_hit(&mut self) {
+        let mut hit = std::mem::take(&mut self.woken);
+        hit.clear();
+        let hot = &self.bodies.hot;
+        for impact in &self.impacts {
+            if let crate::events::Other::Body(j) = impact.other
+                && impact.approach_speed > self.resting_speed
+            {
+                hit.extend(
+                    [impact.a, j]
+                        .into_iter()
+                        .filter(|&k| hot[k as usize].sleeping()),
+                );
+            }
+        }
+        self.wake_islands(&mut hit);
+        self.woken = hit;
+    }
+
     /// The speed at or below which a held body rests
     /// ([`SleepConfig::speed`](crate::config::SleepConfig::speed)).
     fn sleep_speed(&self) -> f64 {
@@ -144,6 +169,9 @@ impl Simulation {
     /// fall asleep. Islands are linked by the touching pairs of two awake dynamic bodies.
     pub(crate) fn update_sleep(&mut self) {
         let sleep = self.config.sleep;
+        if sleep.by_neighbourhood && self.stats.sleeping_at_start > 0 {
+            self.wake_islands_hit();
+        }
         let speed = self.sleep_speed();
         let b = &mut self.bodies;
         let (mut sleeping, mut longest) = (0, 0.0f64);
