@@ -51,11 +51,25 @@ fn main() {
     // EVERY=k prints every k-th step instead of twice a second (with VERBOSE).
     let every = knob("EVERY").map_or(30, |k| (k as usize).max(1));
     let sleep_speed = (sim.config.sleep.speed).unwrap_or(0.5 * scenes::RADIUS);
+    let f32_round_trip = std::env::var_os("F32").is_some();
     let mut phases = common::PhaseTimes::default();
     let (mut times, mut settled_at, mut deepest_after, mut fallbacks, mut most_impacts) =
         (Vec::new(), None, 0.0f64, 0, 0);
     let (mut most_left, mut left_steps, mut last_left) = (0, 0, 0);
     for step in 1..=seconds * 60 {
+        // F32=1: awake bodies' positions and velocities rounded to f32 before each step,
+        // as the plugin's round trip through `Transform` and `Velocity` does.
+        if f32_round_trip {
+            for i in 0..sim.bodies().len() {
+                if sim.bodies().is_sleeping(i) {
+                    continue;
+                }
+                let (p, v) = (sim.bodies().position(i), sim.bodies().velocity(i));
+                let r = |x: f64| x as f32 as f64;
+                sim.set_position(i as u32, glam::DVec2::new(r(p.x), r(p.y)));
+                sim.set_velocity(i as u32, glam::DVec2::new(r(v.x), r(v.y)));
+            }
+        }
         times.push(phases.step(&mut sim, scenes::DT));
         fallbacks += usize::from(sim.stats().fallback);
         most_impacts = most_impacts.max(sim.stats().impacts);
