@@ -82,7 +82,6 @@ pub struct Simulation {
     pub(crate) key_order: Vec<(u64, u32)>,
     /// Each body's range in the contact memory (`ContactMemory::rows_of`), per step.
     pub(crate) memory_rows: Vec<(u32, u32)>,
-
     /// Velocities and spins of the solver's bodies before it ran (its energy guard).
     pub(crate) solver_velocities: Vec<(u32, DVec2, f64)>,
     /// The step's position correction: `(body, shift)` applied by `resolve`.

@@ -113,53 +113,52 @@ impl Simulation {
         let mut found = std::mem::take(&mut self.scratch);
         let mut ring = std::mem::take(&mut self.wake_ring);
         ring.clear();
-        let slop = self.config.overlap_slop;
         for &k in seeds {
-            let k = k as usize;
-            if !self.bodies.hot[k].sleeping() {
-                continue;
+            if self.bodies.hot[k as usize].sleeping() {
+                ring.push(k);
+                self.sleeping_touching(k as usize, &mut found, &mut ring);
             }
-            ring.push(k as u32);
-            found.clear();
-            self.grid.query(&self.bodies, k, false, |j| found.push(j));
-            let b = &self.bodies;
-            ring.extend(
-                (found.iter())
-                    .filter(|&&j| b.hot[j].sleeping() && within_slop(b, k, j, slop))
-                    .map(|&j| j as u32),
-            );
         }
         let flies = self.bodies.gravity != glam::DVec2::ZERO;
         for &k in &ring {
-            if self.bodies.wake(k as usize) {
-                self.stats.woken += 1;
-                self.bodies.hot[k as usize].set_flying(flies);
-            }
+            self.wake_flying(k as usize, flies);
         }
         self.scratch = found;
         self.wake_ring = ring;
+    }
+
+    /// Wakes body `k` if it sleeps, counts it and sets it flying under this step's
+    /// gravity if `flies`; returns whether it slept.
+    fn wake_flying(&mut self, k: usize, flies: bool) -> bool {
+        let woke = self.bodies.wake(k);
+        if woke {
+            self.stats.woken += 1;
+            self.bodies.hot[k].set_flying(flies);
+        }
+        woke
+    }
+
+    /// Adds to `out` the sleeping bodies touching body `k` (within the slop), found
+    /// through the grid (`found` is scratch).
+    fn sleeping_touching(&self, k: usize, found: &mut Vec<usize>, out: &mut Vec<u32>) {
+        found.clear();
+        self.grid.query(&self.bodies, k, false, |j| found.push(j));
+        let (b, slop) = (&self.bodies, self.config.overlap_slop);
+        out.extend(
+            (found.iter())
+                .filter(|&&j| b.hot[j].sleeping() && within_slop(b, k, j, slop))
+                .map(|&j| j as u32),
+        );
     }
 
     /// Wakes the bodies `seeds` and every sleeping body touching a woken one, and sets
     /// them flying under this step's gravity (they had none while asleep).
     pub(crate) fn wake_islands(&mut self, seeds: &mut Vec<u32>) {
         let flies = self.bodies.gravity != glam::DVec2::ZERO;
-        let slop = self.config.overlap_slop;
         let mut found = std::mem::take(&mut self.scratch);
         while let Some(k) = seeds.pop() {
-            let k = k as usize;
-            if !self.bodies.wake(k) {
-                continue;
-            }
-            self.stats.woken += 1;
-            self.bodies.hot[k].set_flying(flies);
-            found.clear();
-            self.grid.query(&self.bodies, k, false, |j| found.push(j));
-            let b = &self.bodies;
-            for &j in &found {
-                if b.hot[j].sleeping() && within_slop(b, k, j, slop) {
-                    seeds.push(j as u32);
-                }
+            if self.wake_flying(k as usize, flies) {
+                self.sleeping_touching(k as usize, &mut found, seeds);
             }
         }
         self.scratch = found;

@@ -356,16 +356,12 @@ fn an_unforeseen_hit_on_a_sleeping_row_wakes_it_at_the_end_of_the_step() {
         .add_body(ball(b - DVec2::new(1.2, 0.0), DVec2::new(60.0, 0.0)))
         .unwrap();
     sim.step(scenes::DT);
-    let hit_row = (sim.impacts().iter()).any(|i| {
-        (i.a, i.other) == (0, circle_collide_core::Other::Body(bi))
-            || (i.a, i.other) == (bi, circle_collide_core::Other::Body(0))
-    });
-    let hit_b = (sim.impacts().iter()).any(|i| {
-        let pair = (i.a, i.other);
-        pair == (ai, circle_collide_core::Other::Body(bi))
-            || pair == (bi, circle_collide_core::Other::Body(ai))
-    });
-    assert!(hit_b && hit_row, "{:?}", sim.impacts());
+    let hit = |x: u32, y: u32| {
+        use circle_collide_core::Other::Body;
+        (sim.impacts().iter())
+            .any(|i| (i.a, i.other) == (x, Body(y)) || (i.a, i.other) == (y, Body(x)))
+    };
+    assert!(hit(ai, bi) && hit(bi, 0), "{:?}", sim.impacts());
     assert_eq!(sim.stats().woken, n);
     assert_eq!(sim.stats().sleeping, 0);
 }
