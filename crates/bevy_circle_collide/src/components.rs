@@ -20,7 +20,14 @@ use bevy::prelude::*;
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Component, Debug, PartialEq)]
-#[require(Velocity, AngularVelocity, Mass, Transform, crate::SleepState)]
+#[require(
+    Velocity,
+    AngularVelocity,
+    Mass,
+    Transform,
+    crate::SleepState,
+    crate::PreciseMotion
+)]
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct CircleCollider {
     /// Radius, world units, > 0. Invalid radii skip the body (with a warning).

@@ -6,6 +6,7 @@ use crate::components::{
 };
 use crate::config::CircleCollideConfig;
 use crate::contacts::ContactMemory;
+use crate::precise::PreciseMotion;
 use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
 use bevy::platform::collections::HashMap;
@@ -37,6 +38,7 @@ pub(crate) type BodyQuery<'a> = (
     Option<&'a Friction>,
     Option<&'a RollingResistance>,
     Option<&'a MomentOfInertia>,
+    Option<&'a PreciseMotion>,
 );
 
 /// Rebuilds the core's bodies from the ECS and runs the core's integrate phase.
@@ -95,6 +97,7 @@ pub(crate) fn integrate(
         friction,
         rolling,
         inertia,
+        precise,
     ) in &bodies
     {
         let radius = f64::from(collider.radius);
@@ -111,17 +114,20 @@ pub(crate) fn integrate(
         };
         let sleep = sleep.copied().unwrap_or_default();
         // The game moved a sleeping body or gave it a speed: it wakes.
-        let omega = spin.map_or(0.0, |w| f64::from(w.0));
+        let omega = spin.map_or(0.0, |w| w.0);
+        let translation = transform.translation.truncate();
         let touched = sleep.sleeping
-            && (velocity.0 != Vec2::ZERO
-                || omega != 0.0
-                || transform.translation.truncate() != sleep.position);
+            && (velocity.0 != Vec2::ZERO || omega != 0.0 || translation != sleep.position);
+        // Step from the last step's double-precision values unless the game changed them.
+        let precise = precise.copied().unwrap_or_default();
+        let (position, linear, omega) = (
+            precise.position_from(translation),
+            precise.velocity_from(velocity.0),
+            precise.spin_from(omega),
+        );
         let desc = BodyDesc {
-            position: DVec2::new(
-                f64::from(transform.translation.x),
-                f64::from(transform.translation.y),
-            ),
-            velocity: DVec2::new(f64::from(velocity.x), f64::from(velocity.y)),
+            position: DVec2::new(position.x, position.y),
+            velocity: DVec2::new(linear.x, linear.y),
             radius,
             mass,
             restitution: restitution.map_or(default_restitution, |r| f64::from(r.0)),

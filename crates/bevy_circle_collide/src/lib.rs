@@ -110,6 +110,7 @@ mod events;
 mod integrate;
 mod level;
 mod narrow_phase;
+mod precise;
 #[cfg(feature = "serialize")]
 pub mod preset;
 mod resolve;
@@ -137,6 +138,7 @@ pub use events::{CollisionEnded, CollisionEvent, CollisionHit, CollisionStarted,
 pub use integrate::IntegratePlugin;
 pub use level::{LevelCollider, LevelShape};
 pub use narrow_phase::NarrowPhasePlugin;
+pub use precise::PreciseMotion;
 pub use resolve::ResolvePlugin;
 pub use schedule::CircleCollideSystems;
 pub use sleep::SleepState;
@@ -157,8 +159,9 @@ pub mod prelude {
         CircleCollidePlugins, CircleCollideSystems, CircleCollider, CollidingEntities,
         CollisionDiagnostics, CollisionEnded, CollisionEvent, CollisionEventsEnabled, CollisionHit,
         CollisionLayers, CollisionStarted, CollisionTarget, CombineRule, ContactMemory, Friction,
-        IgnoredCollisions, LevelCollider, LevelShape, Mass, MomentOfInertia, Restitution,
-        RollingResistance, Sensor, SleepState, SpatialQuery, SpatialQueryFilter, Velocity,
+        IgnoredCollisions, LevelCollider, LevelShape, Mass, MomentOfInertia, PreciseMotion,
+        Restitution, RollingResistance, Sensor, SleepState, SpatialQuery, SpatialQueryFilter,
+        Velocity,
     };
     pub use circle_collide_core::Wall;
 }
@@ -287,6 +290,7 @@ impl Plugin for CircleCollideCorePlugin {
             .register_type::<CircleCollideConfig>()
             .register_type::<CollisionDiagnostics>()
             .register_type::<SleepState>()
+            .register_type::<PreciseMotion>()
             .register_type::<ContactMemory>()
             .register_type::<LevelCollider>();
         schedule::configure_sets(app, self.schedule);

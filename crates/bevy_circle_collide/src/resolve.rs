@@ -6,6 +6,7 @@ use crate::contacts::ContactMemory;
 use crate::degraded::DegradedSteps;
 use crate::diagnostics::CollisionDiagnostics;
 use crate::events::{CollisionEvent, CollisionHit, CollisionTarget};
+use crate::precise::PreciseMotion;
 use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
 use bevy::prelude::*;
@@ -18,6 +19,7 @@ type WriteBack<'a> = (
     &'a mut Velocity,
     Option<&'a mut SleepState>,
     Option<&'a mut AngularVelocity>,
+    Option<&'a mut PreciseMotion>,
 );
 
 /// One body's write-back access.
@@ -26,6 +28,7 @@ type WriteBackItem<'a> = (
     Mut<'a, Velocity>,
     Option<Mut<'a, SleepState>>,
     Option<Mut<'a, AngularVelocity>>,
+    Option<Mut<'a, PreciseMotion>>,
 );
 
 fn vec2(v: circle_collide_core::glam::DVec2) -> Vec2 {
@@ -89,7 +92,7 @@ pub(crate) fn resolve(
         world.warn_once(entity, issue);
     }
     let b = world.sim.bodies();
-    let write = |i: usize, (mut transform, mut velocity, sleep, spin): WriteBackItem| {
+    let write = |i: usize, (mut transform, mut velocity, sleep, spin, precise): WriteBackItem| {
         let (p, v) = (vec2(b.position(i)), vec2(b.velocity(i)));
         if transform.translation.truncate() != p {
             transform.translation.x = p.x;
@@ -106,6 +109,14 @@ pub(crate) fn resolve(
         if spun || omega != 0.0 {
             transform.rotation = Quat::from_rotation_z(b.angle(i) as f32);
         }
+        if let Some(mut precise) = precise {
+            let (p, v) = (b.position(i), b.velocity(i));
+            precise.set_if_neq(PreciseMotion {
+                position: bevy::math::DVec2::new(p.x, p.y),
+                velocity: bevy::math::DVec2::new(v.x, v.y),
+                angular_velocity: b.angular_velocity(i),
+            });
+        }
         if let Some(mut sleep) = sleep {
             let sleeping = b.is_sleeping(i);
             sleep.set_if_neq(SleepState {
@@ -121,16 +132,17 @@ pub(crate) fn resolve(
     let same_order = bodies.iter().len() == gathered.len()
         && bodies.iter().zip(gathered).all(|((e, ..), g)| e == g.0);
     if same_order {
-        for ((_, transform, velocity, sleep, spin), &i) in bodies.iter_mut().zip(&world.core_index)
+        for ((_, transform, velocity, sleep, spin, precise), &i) in
+            bodies.iter_mut().zip(&world.core_index)
         {
             if i != u32::MAX {
-                write(i as usize, (transform, velocity, sleep, spin));
+                write(i as usize, (transform, velocity, sleep, spin, precise));
             }
         }
     } else {
         for (i, entity) in world.entities.iter().enumerate() {
-            if let Ok((_, transform, velocity, sleep, spin)) = bodies.get_mut(*entity) {
-                write(i, (transform, velocity, sleep, spin));
+            if let Ok((_, transform, velocity, sleep, spin, precise)) = bodies.get_mut(*entity) {
+                write(i, (transform, velocity, sleep, spin, precise));
             }
         }
     }

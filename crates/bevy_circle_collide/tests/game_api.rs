@@ -433,3 +433,53 @@ fn a_sleeping_stack_keeps_its_touch_until_the_game_separates_it() {
         "thrown off: one end"
     );
 }
+
+#[test]
+fn flight_keeps_double_precision_between_steps_and_takes_what_the_game_writes() {
+    let mut app = app();
+    let g = -9.81;
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .gravity = Vec2::new(0.0, g);
+    let (p0, v0) = (Vec2::new(0.1, 0.3), Vec2::new(3.7, 20.3));
+    let ball = spawn(&mut app, p0, v0, 0.5, Mass::Auto);
+    let precise = |app: &App| *app.world().get::<PreciseMotion>(ball).unwrap();
+    let (p0, v0, g) = (p0.as_dvec2(), v0.as_dvec2(), f64::from(g));
+    let n = 240;
+    steps(&mut app, n);
+    // Closed form of the parabola after n steps, against the double-precision state: an
+    // f32 round trip every step would be off by ~1e-5 here.
+    let t = n as f64 * dt();
+    let want = p0 + v0 * t + bevy::math::DVec2::new(0.0, 0.5 * g * t * t);
+    let m = precise(&app);
+    assert!(
+        (m.position - want).length() < 1e-9,
+        "{:?} vs {want:?}",
+        m.position
+    );
+    assert!((m.velocity.y - (v0.y + g * t)).abs() < 1e-9);
+    assert_eq!(
+        pos(&app, ball),
+        m.position.as_vec2(),
+        "Transform is it rounded"
+    );
+    assert_eq!(vel(&app, ball), m.velocity.as_vec2());
+    // The game gives a new velocity: the position goes on from the precise one.
+    let before = precise(&app).position;
+    app.world_mut().get_mut::<Velocity>(ball).unwrap().0 = Vec2::new(-1.0, 0.0);
+    steps(&mut app, 1);
+    let h = dt();
+    let want = before + bevy::math::DVec2::new(-h, 0.5 * g * h * h);
+    assert!((precise(&app).position - want).length() < 1e-12);
+    assert_eq!(precise(&app).velocity, bevy::math::DVec2::new(-1.0, g * h));
+    // The game teleports it: the step starts from the game's position.
+    app.world_mut()
+        .get_mut::<Transform>(ball)
+        .unwrap()
+        .translation = Vec3::new(1.25, 2.5, 0.0);
+    steps(&mut app, 1);
+    let v = bevy::math::DVec2::new(-1.0, g * h);
+    let want =
+        bevy::math::DVec2::new(1.25, 2.5) + v * h + bevy::math::DVec2::new(0.0, 0.5 * g * h * h);
+    assert!((precise(&app).position - want).length() < 1e-12);
+}

@@ -66,18 +66,35 @@ fn a_pile_spawned_in_reverse_order_ends_bit_identical() {
     }
 }
 
-/// What a rollback restores: each body's components, and the contact memory.
-fn restore(
-    app: &mut App,
-    ids: &[Entity],
-    saved: &[(Transform, Velocity, SleepState)],
-    memory: ContactMemory,
-) {
-    for (&e, (t, v, s)) in ids.iter().zip(saved) {
+/// What a rollback saves of each body.
+type Saved = (Transform, Velocity, SleepState, PreciseMotion);
+
+/// Each body's saved components.
+fn save(app: &App, ids: &[Entity]) -> Vec<Saved> {
+    let w = app.world();
+    ids.iter()
+        .map(|&e| {
+            (
+                *w.get::<Transform>(e).unwrap(),
+                *w.get::<Velocity>(e).unwrap(),
+                *w.get::<SleepState>(e).unwrap(),
+                *w.get::<PreciseMotion>(e).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// What a rollback restores: each body's components (the double-precision motion only if
+/// `precise`), and the contact memory.
+fn restore(app: &mut App, ids: &[Entity], saved: &[Saved], memory: ContactMemory, precise: bool) {
+    for (&e, (t, v, s, m)) in ids.iter().zip(saved) {
         let mut entity = app.world_mut().entity_mut(e);
         *entity.get_mut::<Transform>().unwrap() = *t;
         *entity.get_mut::<Velocity>().unwrap() = *v;
         *entity.get_mut::<SleepState>().unwrap() = *s;
+        if precise {
+            *entity.get_mut::<PreciseMotion>().unwrap() = *m;
+        }
     }
     *app.world_mut().resource_mut::<ContactMemory>() = memory;
 }
@@ -89,17 +106,7 @@ fn restoring_the_components_and_the_contact_memory_resimulates_bit_for_bit() {
     let ids = spawn_scene(&mut app, &scene);
     steps(&mut app, 90); // landed, contacts warm
     // Save what a rollback saves: the bodies' components and the contact memory.
-    let saved: Vec<(Transform, Velocity, SleepState)> = ids
-        .iter()
-        .map(|&e| {
-            let w = app.world();
-            (
-                *w.get::<Transform>(e).unwrap(),
-                *w.get::<Velocity>(e).unwrap(),
-                *w.get::<SleepState>(e).unwrap(),
-            )
-        })
-        .collect();
+    let saved = save(&app, &ids);
     let memory = app.world().resource::<ContactMemory>().clone();
     assert!(
         memory.contacts.len() > 400,
@@ -109,13 +116,28 @@ fn restoring_the_components_and_the_contact_memory_resimulates_bit_for_bit() {
     steps(&mut app, 60);
     let first = state(&app, &ids);
     // Roll back and re-simulate.
-    restore(&mut app, &ids, &saved, memory.clone());
+    restore(&mut app, &ids, &saved, memory.clone(), true);
     steps(&mut app, 60);
     assert_eq!(state(&app, &ids), first, "re-simulation differs");
     // Without the memory the warm start is lost and the run differs: it is state.
-    restore(&mut app, &ids, &saved, ContactMemory::default());
+    restore(&mut app, &ids, &saved, ContactMemory::default(), true);
     steps(&mut app, 60);
     assert_ne!(state(&app, &ids), first, "the memory made no difference");
+    // So is the double-precision motion: restored from the f32 components alone (the
+    // bodies in flight and pressing at step 90 left values that differ from their
+    // rounding), the run differs too.
+    let moved = (saved.iter())
+        .filter(|(t, _, _, m)| m.position.as_vec2() == t.translation.truncate())
+        .filter(|(t, _, _, m)| m.position != t.translation.truncate().as_dvec2())
+        .count();
+    assert!(moved > 100, "{moved} bodies held more than f32 precision");
+    restore(&mut app, &ids, &saved, memory, false);
+    steps(&mut app, 60);
+    assert_ne!(
+        state(&app, &ids),
+        first,
+        "the precise motion made no difference"
+    );
 }
 
 #[test]

@@ -1,0 +1,74 @@
+//! The core's double-precision motion of a body, kept on its entity between steps.
+
+use bevy::math::DVec2;
+use bevy::prelude::*;
+
+/// A body's position, velocity and spin in the core's double precision, as the last step
+/// left them. Added with every [`CircleCollider`](crate::CircleCollider) and kept up to
+/// date by the plugin; games read and write `Transform`, [`Velocity`](crate::Velocity) and
+/// [`AngularVelocity`](crate::AngularVelocity) as usual.
+///
+/// Why: the plugin steps in `f64` but `Transform` and `Velocity` hold `f32`. Without this
+/// component every step would restart from the rounded values, and in a deep pile those
+/// roundings, step after step, keep bodies creeping that would otherwise come to rest.
+/// The next step starts from these values as long as the body's `f32` components still
+/// hold them rounded; a value the game changed (a teleport, a new velocity) is taken from
+/// the game's component instead, for that quantity alone.
+///
+/// A rollback that restores `Transform` and `Velocity` should restore this component too
+/// (it is `Reflect` and, with the `serialize` feature, serde), or results re-simulate only
+/// to `f32` precision.
+///
+/// ```
+/// # use bevy::prelude::*;
+/// use bevy_circle_collide::prelude::*;
+/// fn exact_height(bodies: Query<&PreciseMotion>) -> Option<f64> {
+///     bodies.iter().map(|m| m.position.y).reduce(f64::max)
+/// }
+/// # App::new().add_systems(Update, |q: Query<&PreciseMotion>| { exact_height(q); });
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
+pub struct PreciseMotion {
+    /// Centre, world units.
+    pub position: DVec2,
+    /// Linear velocity, world units per second.
+    pub velocity: DVec2,
+    /// Angular velocity, radians per second counter-clockwise.
+    pub angular_velocity: f64,
+}
+
+/// `v` rounded to `f32`, as the plugin writes it into the ECS.
+pub(crate) fn rounded(v: DVec2) -> Vec2 {
+    Vec2::new(v.x as f32, v.y as f32)
+}
+
+impl PreciseMotion {
+    /// The position to step from: this one if `translation` is it rounded, else the game's.
+    pub(crate) fn position_from(&self, translation: Vec2) -> DVec2 {
+        if rounded(self.position) == translation {
+            self.position
+        } else {
+            translation.as_dvec2()
+        }
+    }
+
+    /// The velocity to step from: this one if `velocity` is it rounded, else the game's.
+    pub(crate) fn velocity_from(&self, velocity: Vec2) -> DVec2 {
+        if rounded(self.velocity) == velocity {
+            self.velocity
+        } else {
+            velocity.as_dvec2()
+        }
+    }
+
+    /// The spin to step from: this one if `omega` is it rounded, else the game's.
+    pub(crate) fn spin_from(&self, omega: f32) -> f64 {
+        if self.angular_velocity as f32 == omega {
+            self.angular_velocity
+        } else {
+            f64::from(omega)
+        }
+    }
+}
