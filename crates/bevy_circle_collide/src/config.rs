@@ -166,11 +166,11 @@ pub struct CircleCollideConfig {
     pub sleep_speed: Option<f32>,
     /// Seconds an island must rest before it falls asleep. Default `0.5`.
     pub time_to_sleep: f32,
-    /// Sleep by neighbourhood (experimental): a body falls asleep once it and the bodies
-    /// touching it have rested, so the quiet parts of a large pile sleep while another
-    /// part still moves; a hit still wakes the island, a slow touch only the neighbours.
-    /// Default `false` (whole islands). The trade, and a pile of 10,000 that did not come
-    /// to rest with it through the plugin, are measured in
+    /// Sleep by neighbourhood: a body falls asleep once it and the bodies touching it
+    /// have rested, so the quiet parts of a large pile sleep while another part still
+    /// moves; a hit still wakes the island, a slow touch only the neighbours. Default
+    /// `false` (whole islands). The trade (parts frozen a little out of balance) is
+    /// measured in
     /// [`SleepConfig::by_neighbourhood`](circle_collide_core::SleepConfig::by_neighbourhood).
     pub sleep_by_neighbourhood: bool,
     /// Speed clamp, units/s (with a warning). Default `1e5`.

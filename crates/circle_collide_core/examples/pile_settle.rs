@@ -58,7 +58,8 @@ fn main() {
     let (mut most_left, mut left_steps, mut last_left) = (0, 0, 0);
     for step in 1..=seconds * 60 {
         // F32=1: awake bodies' positions and velocities rounded to f32 before each step,
-        // as the plugin's round trip through `Transform` and `Velocity` does.
+        // as the plugin's round trip through `Transform` and `Velocity` did before it kept
+        // the f64 state in `PreciseMotion`.
         if f32_round_trip {
             for i in 0..sim.bodies().len() {
                 if sim.bodies().is_sleeping(i) {

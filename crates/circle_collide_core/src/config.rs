@@ -192,9 +192,8 @@ pub struct SleepConfig {
     /// Seconds an island (by neighbourhood: a body and the bodies touching it) must stay
     /// slow before it falls asleep. Default `0.5`.
     pub time_to_sleep: f64,
-    /// Sleep by neighbourhood instead of by whole islands. Default `false`.
-    /// **Experimental**: through the plugin the jittered pile of 10,000 did not come to
-    /// rest with it within 10 s (`docs/contacts.md`, "Sleeping by neighbourhood").
+    /// Sleep by neighbourhood instead of by whole islands. Default `false`: the parts
+    /// that fall asleep early freeze a little out of balance (below).
     ///
     /// A body falls asleep once it, and every awake body touching it, has rested for
     /// `time_to_sleep`: the quiet parts of a large pile sleep while an avalanche
