@@ -15,6 +15,9 @@ use bevy::prelude::*;
 /// hold them rounded; a value the game changed (a teleport, a new velocity) is taken from
 /// the game's component instead, for that quantity alone.
 ///
+/// The plugin writes it every step without change detection (`Changed<PreciseMotion>`
+/// does not see the plugin's writes; watch `Transform` instead).
+///
 /// A rollback that restores `Transform` and `Velocity` should restore this component too
 /// (it is `Reflect` and, with the `serialize` feature, serde), or results re-simulate only
 /// to `f32` precision.

@@ -109,13 +109,15 @@ pub(crate) fn resolve(
         if spun || omega != 0.0 {
             transform.rotation = Quat::from_rotation_z(b.angle(i) as f32);
         }
+        // Written without change detection: the gather compares values, and nothing else
+        // reacts to it (see `PreciseMotion`).
         if let Some(mut precise) = precise {
             let (p, v) = (b.position(i), b.velocity(i));
-            precise.set_if_neq(PreciseMotion {
+            *precise.bypass_change_detection() = PreciseMotion {
                 position: bevy::math::DVec2::new(p.x, p.y),
                 velocity: bevy::math::DVec2::new(v.x, v.y),
                 angular_velocity: b.angular_velocity(i),
-            });
+            };
         }
         if let Some(mut sleep) = sleep {
             let sleeping = b.is_sleeping(i);

@@ -10,7 +10,7 @@
 //! per step, and the deepest overlap at the end (over the radius, from the broad phase's
 //! pairs). `VERBOSE=1` also prints every 25th step (its time, contacts, impacts, the
 //! push-out's moves and leftovers, the solver's passes); `ITER=n` sets the solver's
-//! passes.
+//! passes, `CG=0` turns the conjugate-gradient correction off.
 
 mod common;
 
@@ -32,6 +32,10 @@ fn main() {
     // ITER=n overrides the contact solver's passes (module docs).
     if let Some(k) = std::env::var("ITER").ok().and_then(|v| v.parse().ok()) {
         sim.config.contact_iterations = k;
+    }
+    // CG=0 turns the conjugate-gradient correction of deep jams off.
+    if let Some(k) = std::env::var("CG").ok().and_then(|v| v.parse::<u32>().ok()) {
+        sim.config.conjugate_correction = k != 0;
     }
     let centre = DVec2::splat(0.5 * scenes::gas_side(n, 0.3));
     let (mut times, mut fallbacks, mut most_left, mut impacts, mut contacts) =
