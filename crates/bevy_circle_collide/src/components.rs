@@ -4,6 +4,8 @@ use bevy::prelude::*;
 
 /// A circle that collides. Requires [`Velocity`], [`Mass`] and [`Transform`]: spawning
 /// the collider alone gives a body at rest with its mass from the configured density.
+/// It also brings [`AngularVelocity`] and the state the plugin keeps on each body,
+/// [`SleepState`](crate::SleepState) and [`PreciseMotion`](crate::PreciseMotion).
 ///
 /// The circle's centre is the entity's `Transform` translation (x, y); the collider
 /// entity should have no parent with a non-identity transform.
