@@ -11,7 +11,6 @@ use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
-use circle_collide_core::glam::DVec2;
 use circle_collide_core::{AddBodyError, BodyDesc, InputIssues, Layers};
 use std::f64::consts::PI;
 
@@ -126,8 +125,8 @@ pub(crate) fn integrate(
             precise.spin_from(omega),
         );
         let desc = BodyDesc {
-            position: DVec2::new(position.x, position.y),
-            velocity: DVec2::new(linear.x, linear.y),
+            position,
+            velocity: linear,
             radius,
             mass,
             restitution: restitution.map_or(default_restitution, |r| f64::from(r.0)),

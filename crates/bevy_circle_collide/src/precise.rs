@@ -42,28 +42,15 @@ pub struct PreciseMotion {
     pub angular_velocity: f64,
 }
 
-/// `v` rounded to `f32`, as the plugin writes it into the ECS.
-pub(crate) fn rounded(v: DVec2) -> Vec2 {
-    Vec2::new(v.x as f32, v.y as f32)
-}
-
 impl PreciseMotion {
     /// The position to step from: this one if `translation` is it rounded, else the game's.
     pub(crate) fn position_from(&self, translation: Vec2) -> DVec2 {
-        if rounded(self.position) == translation {
-            self.position
-        } else {
-            translation.as_dvec2()
-        }
+        unless_changed(self.position, translation)
     }
 
     /// The velocity to step from: this one if `velocity` is it rounded, else the game's.
     pub(crate) fn velocity_from(&self, velocity: Vec2) -> DVec2 {
-        if rounded(self.velocity) == velocity {
-            self.velocity
-        } else {
-            velocity.as_dvec2()
-        }
+        unless_changed(self.velocity, velocity)
     }
 
     /// The spin to step from: this one if `omega` is it rounded, else the game's.
@@ -73,5 +60,15 @@ impl PreciseMotion {
         } else {
             f64::from(omega)
         }
+    }
+}
+
+/// `kept` if the game's `f32` value is still it rounded (as the plugin wrote it), else the
+/// game's value.
+fn unless_changed(kept: DVec2, game: Vec2) -> DVec2 {
+    if kept.as_vec2() == game {
+        kept
+    } else {
+        game.as_dvec2()
     }
 }

@@ -93,7 +93,8 @@ pub(crate) fn resolve(
     }
     let b = world.sim.bodies();
     let write = |i: usize, (mut transform, mut velocity, sleep, spin, precise): WriteBackItem| {
-        let (p, v) = (vec2(b.position(i)), vec2(b.velocity(i)));
+        let (exact_p, exact_v) = (b.position(i), b.velocity(i));
+        let (p, v) = (vec2(exact_p), vec2(exact_v));
         if transform.translation.truncate() != p {
             transform.translation.x = p.x;
             transform.translation.y = p.y;
@@ -112,10 +113,9 @@ pub(crate) fn resolve(
         // Written without change detection: the gather compares values, and nothing else
         // reacts to it (see `PreciseMotion`).
         if let Some(mut precise) = precise {
-            let (p, v) = (b.position(i), b.velocity(i));
             *precise.bypass_change_detection() = PreciseMotion {
-                position: bevy::math::DVec2::new(p.x, p.y),
-                velocity: bevy::math::DVec2::new(v.x, v.y),
+                position: exact_p,
+                velocity: exact_v,
                 angular_velocity: b.angular_velocity(i),
             };
         }
