@@ -155,9 +155,12 @@ pub(crate) fn integrate(
     }
     world.core_index.clear();
     world.core_index.resize(gathered.len(), u32::MAX);
-    for i in circle_collide_core::order::canonical_order(&descs) {
+    // Last step's order is nearly this one (bodies move a little in a step): a hint that
+    // makes the ordering cheap, never a different result.
+    let order = circle_collide_core::order::canonical_order_near(&descs, &world.last_order);
+    for &i in &order {
         let (entity, opted_in, mut issues) = gathered[i as usize];
-        match world.sim.add_body(descs[i as usize]) {
+        match world.sim.add_body_from(&descs[i as usize]) {
             Ok((index, repaired)) => {
                 world.core_index[i as usize] = index;
                 issues |= repaired;
@@ -174,6 +177,7 @@ pub(crate) fn integrate(
         }
         world.warn_once(entity, issues);
     }
+    world.last_order = order;
     world.gathered_descs = descs;
     world.gathered = gathered;
     if world.memory_written != Some(memory.last_changed()) {

@@ -34,6 +34,8 @@ pub struct CircleCollideWorld {
     /// opt-in and problems (kept apart so the descriptions can be ordered in place).
     pub(crate) gathered_descs: Vec<circle_collide_core::BodyDesc>,
     pub(crate) gathered: Vec<(Entity, bool, circle_collide_core::InputIssues)>,
+    /// Last step's canonical order (indices into `gathered`), the hint for this step's.
+    pub(crate) last_order: Vec<u32>,
     /// When the plugin last wrote the [`ContactMemory`](crate::ContactMemory) resource
     /// from the core's memory: while the resource has not changed since, the core's own
     /// copy is the same and is not reloaded.
@@ -67,6 +69,7 @@ impl Default for CircleCollideWorld {
             phase_seconds: [0.0; 5],
             gathered_descs: Vec::new(),
             gathered: Vec::new(),
+            last_order: Vec::new(),
             core_index: Vec::new(),
             memory_written: None,
             config_warned: Vec::new(),

@@ -168,6 +168,30 @@ impl BodyDesc {
         Ok((self, issues))
     }
 
+    /// Whether [`repair`](Self::repair) would leave the description as it is and report
+    /// nothing: the common case, checked without writing anything (adding a body each
+    /// step from a game engine's components goes through here).
+    #[inline]
+    pub(crate) fn is_sound(&self, max_speed: f64) -> bool {
+        let finite = self.position.is_finite()
+            & self.velocity.is_finite()
+            & self.angular_velocity.is_finite()
+            & self.angle.is_finite()
+            & self.rest_time.is_finite();
+        // The repair's own test (a NaN `max_speed` clamps nothing).
+        let too_fast = |speed: f64| speed > max_speed;
+        finite
+            & (self.radius.is_finite() & (self.radius > 0.0))
+            & !too_fast(self.velocity.length())
+            & (self.mass > 0.0)
+            & !too_fast(self.angular_velocity.abs() * self.radius)
+            & (self.friction >= 0.0)
+            & (self.rolling_resistance >= 0.0 && self.rolling_resistance.is_finite())
+            & self.inertia.is_none_or(|i| i > 0.0)
+            & (self.rest_time >= 0.0)
+            & (0.0..=1.0).contains(&self.restitution)
+    }
+
     /// [`sanitize`](Self::sanitize) in place: repairs the description and returns the
     /// issues repaired, or `Err` with the issues that make it impossible to simulate
     /// (the description is then left as it was). Saves the copies of a large struct
@@ -424,5 +448,57 @@ mod tests {
             (-10.0, InputIssues::SPEED_CLAMPED)
         );
         assert!(issues.describe().contains("max_speed"));
+    }
+
+    /// The fast path of adding a body agrees with the repair: a description is sound
+    /// exactly when repairing it changes nothing and reports nothing.
+    #[test]
+    fn sound_is_exactly_what_repair_leaves_alone() {
+        let edges = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            1.5,
+            10.0,
+            11.0,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        let mut state = crate::scenes::SEED;
+        let mut pick = || {
+            let k = crate::scenes::SplitMix64(state).next_u64();
+            state = k;
+            // Mostly ordinary values, so that sound descriptions are common too.
+            if k.is_multiple_of(3) {
+                edges[(k >> 8) as usize % edges.len()]
+            } else {
+                [0.25, 0.5, 1.0, 2.0][(k >> 8) as usize % 4]
+            }
+        };
+        let (mut sound, mut unsound) = (0, 0);
+        for _ in 0..200_000 {
+            let mut d = BodyDesc::new(DVec2::new(pick(), pick()), pick(), pick());
+            d.velocity = DVec2::new(pick(), pick()) * 4.0;
+            d.restitution = pick();
+            d.angular_velocity = pick() * 8.0;
+            d.angle = pick();
+            d.friction = pick();
+            d.rolling_resistance = pick();
+            d.rest_time = pick();
+            d.inertia = if pick() > 0.7 { Some(pick()) } else { None };
+            let mut repaired = d;
+            let untouched = repaired.repair(10.0) == Ok(InputIssues::NONE)
+                && format!("{repaired:?}") == format!("{d:?}");
+            assert_eq!(d.is_sound(10.0), untouched, "{d:?}");
+            if untouched {
+                sound += 1;
+            } else {
+                unsound += 1;
+            }
+        }
+        assert!(sound > 1000 && unsound > 1000, "{sound} / {unsound}");
     }
 }

@@ -22,6 +22,36 @@ use crate::body::BodyDesc;
 /// assert_eq!(keys(&bodies, order), keys(&reversed, canonical_order(&reversed)));
 /// ```
 pub fn canonical_order(bodies: &[BodyDesc]) -> Vec<u32> {
+    order_visiting(bodies, None)
+}
+
+/// [`canonical_order`] — the very same result — computed faster when `hint` is close to
+/// it: for example last step's order of bodies that moved a little since. `hint` is a
+/// permutation of `0..bodies.len()` (anything else is ignored); the rows are filled
+/// visiting the bodies in its order and then finished by insertion, so the cost grows
+/// with how far the bodies moved, not with `n log n`.
+///
+/// ```
+/// use circle_collide_core::{BodyDesc, order::{canonical_order, canonical_order_near}};
+/// use glam::DVec2;
+/// let body = |x: f64, y: f64, key: u64| BodyDesc::new(DVec2::new(x, y), 0.5, 1.0).with_key(key);
+/// let mut bodies = vec![body(5.0, 0.0, 1), body(0.0, 9.0, 2), body(1.0, 0.0, 3)];
+/// let last = canonical_order(&bodies);
+/// bodies[0].position.x = 0.5; // now left of the third body
+/// assert_eq!(canonical_order_near(&bodies, &last), canonical_order(&bodies));
+/// assert_eq!(canonical_order_near(&bodies, &[0, 0, 1]), canonical_order(&bodies));
+/// ```
+pub fn canonical_order_near(bodies: &[BodyDesc], hint: &[u32]) -> Vec<u32> {
+    let mut seen = vec![false; bodies.len()];
+    let permutation = hint.len() == bodies.len()
+        && hint
+            .iter()
+            .all(|&i| (i as usize) < seen.len() && !std::mem::replace(&mut seen[i as usize], true));
+    order_visiting(bodies, permutation.then_some(hint))
+}
+
+/// The canonical order, filling the rows in the order of `visit` (a permutation) if given.
+fn order_visiting(bodies: &[BodyDesc], visit: Option<&[u32]>) -> Vec<u32> {
     let mut radii: Vec<f64> = (bodies.iter())
         .map(|b| b.radius)
         .filter(|r| r.is_finite() && *r > 0.0)
@@ -63,17 +93,55 @@ pub fn canonical_order(bodies: &[BodyDesc]) -> Vec<u32> {
     for k in 1..=row_count {
         starts[k] += starts[k - 1];
     }
+    // Within a row, by `x` alone (with the index to find the body again); bodies on the
+    // very same `x` — rare — are put in (y, key, index) order afterwards.
     let mut next = starts.clone();
-    let mut keyed = vec![(0u64, 0u64, 0u64, 0u32); bodies.len()];
-    for (i, &r) in rows.iter().enumerate() {
-        let slot = &mut next[(r - lo) as usize];
-        keyed[*slot as usize] = tail(i);
+    let mut by_x = vec![0u128; bodies.len()];
+    let mut place = |i: usize| {
+        let slot = &mut next[(rows[i] - lo) as usize];
+        by_x[*slot as usize] = u128::from(ordered(bodies[i].position.x)) << 32 | i as u128;
         *slot += 1;
+    };
+    match visit {
+        Some(visit) => visit.iter().for_each(|&i| place(i as usize)),
+        None => (0..bodies.len()).for_each(place),
     }
     for w in starts.windows(2) {
-        keyed[w[0] as usize..w[1] as usize].sort_unstable();
+        let row = &mut by_x[w[0] as usize..w[1] as usize];
+        if visit.is_none() || !insertion_sort_within(row, 8 * row.len() + 64) {
+            row.sort_unstable();
+        }
+        let mut run = 0;
+        for k in 1..=row.len() {
+            if k == row.len() || row[k] >> 32 != row[run] >> 32 {
+                if k - run > 1 {
+                    row[run..k].sort_unstable_by_key(|&e| tail(e as u32 as usize));
+                }
+                run = k;
+            }
+        }
     }
-    keyed.into_iter().map(|k| k.3).collect()
+    by_x.into_iter().map(|e| e as u32).collect()
+}
+
+/// Sorts `row` by insertion if that takes at most `budget` moves, and says whether it
+/// did (else `row` is left permuted, to be sorted another way).
+fn insertion_sort_within(row: &mut [u128], budget: usize) -> bool {
+    let mut moves = 0;
+    for k in 1..row.len() {
+        let item = row[k];
+        let mut j = k;
+        while j > 0 && row[j - 1] > item {
+            row[j] = row[j - 1];
+            j -= 1;
+        }
+        row[j] = item;
+        moves += k - j;
+        if moves > budget {
+            return false;
+        }
+    }
+    true
 }
 
 /// The bits of `x` mapped so that unsigned order is `f64::total_cmp`'s order.
@@ -144,7 +212,30 @@ mod tests {
         odd[5].position.y = f64::NAN;
         odd[7].position.x = f64::INFINITY;
         for bodies in [dense, wide, tall, odd] {
-            assert_eq!(canonical_order(&bodies), reference(&bodies, 2.0));
+            let order = canonical_order(&bodies);
+            assert_eq!(order, reference(&bodies, 2.0));
+            // From a hint: the same order, whatever the hint.
+            let n = bodies.len() as u32;
+            let identity: Vec<u32> = (0..n).collect();
+            let reversed_hint: Vec<u32> = (0..n).rev().collect();
+            let mut moved = bodies.clone();
+            for (k, b) in moved.iter_mut().enumerate() {
+                b.position += DVec2::new(0.3 * unit() - 0.15, 0.3 * unit() - 0.15);
+                if k % 7 == 0 {
+                    b.position.x = 60.0 * unit();
+                }
+            }
+            for hint in [
+                &order,
+                &identity,
+                &reversed_hint,
+                &vec![0; n as usize],
+                &vec![],
+            ] {
+                assert_eq!(canonical_order_near(&bodies, hint), order);
+                assert_eq!(canonical_order_near(&moved, hint), canonical_order(&moved));
+            }
+            assert_eq!(canonical_order(&moved), reference(&moved, 2.0));
             // And whatever order they come in.
             let reversed: Vec<BodyDesc> = bodies.iter().rev().copied().collect();
             let keys = |b: &[BodyDesc]| -> Vec<u64> {

@@ -155,12 +155,22 @@ impl Simulation {
 
     /// Adds a body after [`BodyDesc::sanitize`]; returns its index and the repairs made.
     pub fn add_body(&mut self, desc: BodyDesc) -> Result<(u32, InputIssues), AddBodyError> {
+        self.add_body_from(&desc)
+    }
+
+    /// [`add_body`](Self::add_body) from a borrowed description: a caller that rebuilds
+    /// many bodies every step saves copying each (a sound description, the common case,
+    /// is not copied at all).
+    pub fn add_body_from(&mut self, desc: &BodyDesc) -> Result<(u32, InputIssues), AddBodyError> {
         if self.bodies.len() >= MAX_BODIES {
             return Err(AddBodyError::TooManyBodies);
         }
-        let mut desc = desc;
-        let issues = (desc.repair(self.config.max_speed)).map_err(AddBodyError::Invalid)?;
         self.near_wall_listed = None;
+        if desc.is_sound(self.config.max_speed) {
+            return Ok((self.bodies.push(desc), InputIssues::NONE));
+        }
+        let mut desc = *desc;
+        let issues = (desc.repair(self.config.max_speed)).map_err(AddBodyError::Invalid)?;
         Ok((self.bodies.push(&desc), issues))
     }
 
