@@ -178,7 +178,7 @@ fn main() {
         }
     }
     if std::env::var_os("PHASES").is_some() {
-        measure::print_phase_medians(&mut phases);
+        measure::print_phase_medians(&phases, &times);
     }
     measure::trace_memory("steps done");
     // The engine's peak: the runner's measurements below allocate copies of the circles.

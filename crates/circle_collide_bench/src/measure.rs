@@ -159,9 +159,11 @@ impl Report<'_> {
     }
 }
 
-/// Prints to stderr the median milliseconds of each of our five phases (with `PHASES=1`).
-pub fn print_phase_medians(phases: &mut [[f64; 5]]) {
-    if phases.is_empty() {
+/// Prints to stderr the median milliseconds of each of our five phases (with `PHASES=1`),
+/// over all steps and over the late half, with the rest of the step (`times`, ms: the
+/// app's update outside the five phases — touch tracking, events, the schedule).
+pub fn print_phase_medians(phases: &[[f64; 5]], times: &[f64]) {
+    if phases.is_empty() || phases.len() != times.len() {
         return;
     }
     let names = [
@@ -171,12 +173,21 @@ pub fn print_phase_medians(phases: &mut [[f64; 5]]) {
         "impacts",
         "resolve+scatter",
     ];
-    let medians: Vec<String> = (0..5)
-        .map(|k| {
-            let mut v: Vec<f64> = phases.iter().map(|p| p[k] * 1e3).collect();
-            v.sort_by(f64::total_cmp);
-            format!("{} {:.3}", names[k], v[v.len() / 2])
-        })
-        .collect();
-    eprintln!("phase medians (ms): {}", medians.join(", "));
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    for (label, from) in [("all steps", 0), ("late half", phases.len() / 2)] {
+        let mut columns: Vec<String> = (0..5)
+            .map(|k| {
+                let v = phases[from..].iter().map(|p| p[k] * 1e3).collect();
+                format!("{} {:.3}", names[k], median(v))
+            })
+            .collect();
+        let rest = (phases[from..].iter().zip(&times[from..]))
+            .map(|(p, t)| t - p.iter().sum::<f64>() * 1e3)
+            .collect();
+        columns.push(format!("rest of the update {:.3}", median(rest)));
+        eprintln!("phase medians (ms), {label}: {}", columns.join(", "));
+    }
 }
