@@ -9,6 +9,7 @@ use crate::events::{CollisionEvent, CollisionHit, CollisionTarget};
 use crate::precise::PreciseMotion;
 use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
+use bevy::math::DVec2;
 use bevy::prelude::*;
 use circle_collide_core::{Impact, InputIssues, Other};
 
@@ -30,6 +31,38 @@ type WriteBackItem<'a> = (
     Option<Mut<'a, AngularVelocity>>,
     Option<Mut<'a, PreciseMotion>>,
 );
+
+/// What the write-back copies of one body from the core.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Written {
+    position: DVec2,
+    velocity: DVec2,
+    angular_velocity: f64,
+    angle: f64,
+    rest_time: f64,
+    sleeping: bool,
+    /// False for a body the gather skipped (nothing to write).
+    simulated: bool,
+}
+
+impl Written {
+    /// Body `i`'s values, or nothing for `u32::MAX` (skipped).
+    fn of(b: &circle_collide_core::Bodies, i: u32) -> Self {
+        if i == u32::MAX {
+            return Self::default();
+        }
+        let i = i as usize;
+        Self {
+            position: b.position(i),
+            velocity: b.velocity(i),
+            angular_velocity: b.angular_velocity(i),
+            angle: b.angle(i),
+            rest_time: b.rest_time(i),
+            sleeping: b.is_sleeping(i),
+            simulated: true,
+        }
+    }
+}
 
 fn vec2(v: circle_collide_core::glam::DVec2) -> Vec2 {
     Vec2::new(v.x as f32, v.y as f32)
@@ -92,59 +125,66 @@ pub(crate) fn resolve(
         world.warn_once(entity, issue);
     }
     let b = world.sim.bodies();
-    let write = |i: usize, (mut transform, mut velocity, sleep, spin, precise): WriteBackItem| {
-        let (exact_p, exact_v) = (b.position(i), b.velocity(i));
-        let (p, v) = (vec2(exact_p), vec2(exact_v));
-        if transform.translation.truncate() != p {
-            transform.translation.x = p.x;
-            transform.translation.y = p.y;
-        }
-        velocity.set_if_neq(Velocity(v));
-        let omega = b.angular_velocity(i) as f32;
-        let spun = spin.as_ref().is_some_and(|w| w.0 != 0.0);
-        if let Some(mut spin) = spin {
-            spin.set_if_neq(AngularVelocity(omega));
-        }
-        // Only a body that spins (or spun during the step) turns: the rotation of every
-        // other one is left as the game set it.
-        if spun || omega != 0.0 {
-            transform.rotation = Quat::from_rotation_z(b.angle(i) as f32);
-        }
-        // Written without change detection: the gather compares values, and nothing else
-        // reacts to it (see `PreciseMotion`).
-        if let Some(mut precise) = precise {
-            *precise.bypass_change_detection() = PreciseMotion {
-                position: exact_p,
-                velocity: exact_v,
-                angular_velocity: b.angular_velocity(i),
-            };
-        }
-        if let Some(mut sleep) = sleep {
-            let sleeping = b.is_sleeping(i);
-            sleep.set_if_neq(SleepState {
-                sleeping,
-                rest_time: b.rest_time(i) as f32,
-                position: if sleeping { p } else { Vec2::ZERO },
-            });
-        }
-    };
+    let write =
+        |out: &Written, (mut transform, mut velocity, sleep, spin, precise): WriteBackItem| {
+            let (p, v) = (vec2(out.position), vec2(out.velocity));
+            if transform.translation.truncate() != p {
+                transform.translation.x = p.x;
+                transform.translation.y = p.y;
+            }
+            velocity.set_if_neq(Velocity(v));
+            let omega = out.angular_velocity as f32;
+            let spun = spin.as_ref().is_some_and(|w| w.0 != 0.0);
+            if let Some(mut spin) = spin {
+                spin.set_if_neq(AngularVelocity(omega));
+            }
+            // Only a body that spins (or spun during the step) turns: the rotation of every
+            // other one is left as the game set it.
+            if spun || omega != 0.0 {
+                transform.rotation = Quat::from_rotation_z(out.angle as f32);
+            }
+            // Written without change detection: the gather compares values, and nothing else
+            // reacts to it (see `PreciseMotion`).
+            if let Some(mut precise) = precise {
+                *precise.bypass_change_detection() = PreciseMotion {
+                    position: out.position,
+                    velocity: out.velocity,
+                    angular_velocity: out.angular_velocity,
+                };
+            }
+            if let Some(mut sleep) = sleep {
+                sleep.set_if_neq(SleepState {
+                    sleeping: out.sleeping,
+                    rest_time: out.rest_time as f32,
+                    position: if out.sleeping { p } else { Vec2::ZERO },
+                });
+            }
+        };
     // The query yields the bodies in the order the gather met them (unless a phase
     // replaced by user code changed the world): walk it and read each body's core index.
     let gathered = &world.gathered;
     let same_order = bodies.iter().len() == gathered.len()
         && bodies.iter().zip(gathered).all(|((e, ..), g)| e == g.0);
     if same_order {
-        for ((_, transform, velocity, sleep, spin, precise), &i) in
-            bodies.iter_mut().zip(&world.core_index)
+        // The core's values in query order first: a loop that only copies keeps many of
+        // its scattered reads in flight at once.
+        let mut written = std::mem::take(&mut world.written);
+        written.clear();
+        written.extend(world.core_index.iter().map(|&i| Written::of(b, i)));
+        for ((_, transform, velocity, sleep, spin, precise), out) in bodies.iter_mut().zip(&written)
         {
-            if i != u32::MAX {
-                write(i as usize, (transform, velocity, sleep, spin, precise));
+            if out.simulated {
+                write(out, (transform, velocity, sleep, spin, precise));
             }
         }
+        world.written = written;
     } else {
         for (i, entity) in world.entities.iter().enumerate() {
             if let Ok((_, transform, velocity, sleep, spin, precise)) = bodies.get_mut(*entity) {
-                write(i, (transform, velocity, sleep, spin, precise));
+                write(
+                    &Written::of(b, i as u32),
+                    (transform, velocity, sleep, spin, precise),
+                );
             }
         }
     }

@@ -36,6 +36,8 @@ pub struct CircleCollideWorld {
     pub(crate) gathered: Vec<(Entity, bool, circle_collide_core::InputIssues)>,
     /// Last step's canonical order (indices into `gathered`), the hint for this step's.
     pub(crate) last_order: Vec<u32>,
+    /// The write-back's copy of the core's values, in query order.
+    pub(crate) written: Vec<crate::resolve::Written>,
     /// When the plugin last wrote the [`ContactMemory`](crate::ContactMemory) resource
     /// from the core's memory: while the resource has not changed since, the core's own
     /// copy is the same and is not reloaded.
@@ -70,6 +72,7 @@ impl Default for CircleCollideWorld {
             gathered_descs: Vec::new(),
             gathered: Vec::new(),
             last_order: Vec::new(),
+            written: Vec::new(),
             core_index: Vec::new(),
             memory_written: None,
             config_warned: Vec::new(),
