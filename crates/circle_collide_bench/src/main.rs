@@ -18,7 +18,8 @@
 //! restitution and friction with the `Max` combine rule (walls 0), their default solver
 //! settings otherwise, and four static boxes as walls.
 //!
-//! `PHASES=1` prints our five phases' medians to stderr; `VERBOSE=1` prints our step's
+//! `PHASES=1` prints our five phases' medians to stderr (over all steps and the late half,
+//! with the rest of the app's update); `VERBOSE=1` prints our step's
 //! figures (time, contacts, impacts, the push-out's moves and leftovers) every 25 steps;
 //! `SLEEP_BY_NEIGHBOURHOOD=1` runs ours with that opt-in sleeping (not the default).
 
