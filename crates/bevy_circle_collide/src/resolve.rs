@@ -64,10 +64,6 @@ impl Written {
     }
 }
 
-fn vec2(v: circle_collide_core::glam::DVec2) -> Vec2 {
-    Vec2::new(v.x as f32, v.y as f32)
-}
-
 crate::schedule::phase_plugin!(
     /// Phase 5: finish motion, push-out, write back, events, touch tracking.
     ResolvePlugin,
@@ -127,7 +123,7 @@ pub(crate) fn resolve(
     let b = world.sim.bodies();
     let write =
         |out: &Written, (mut transform, mut velocity, sleep, spin, precise): WriteBackItem| {
-            let (p, v) = (vec2(out.position), vec2(out.velocity));
+            let (p, v) = (out.position.as_vec2(), out.velocity.as_vec2());
             if transform.translation.truncate() != p {
                 transform.translation.x = p.x;
                 transform.translation.y = p.y;
@@ -246,8 +242,8 @@ pub(crate) fn resolve(
     d.kinetic_energy = stats.kinetic_energy;
     d.potential_energy = stats.potential_energy;
     d.rotational_energy = stats.rotational_energy;
-    d.momentum = vec2(stats.momentum);
-    d.external_impulse = vec2(stats.external_impulse);
+    d.momentum = stats.momentum.as_vec2();
+    d.external_impulse = stats.external_impulse.as_vec2();
     world.time_phase(4, start);
     d.phase_seconds = world.phase_seconds;
 }
@@ -280,8 +276,8 @@ fn to_event(impact: &Impact, world: &CircleCollideWorld, step: u64) -> Collision
         b,
         time: impact.time as f32,
         step,
-        point: vec2(impact.point),
-        normal: vec2(normal),
+        point: impact.point.as_vec2(),
+        normal: normal.as_vec2(),
         impulse: impact.impulse as f32,
         tangent_impulse: impact.tangent_impulse as f32,
         approach_speed: impact.approach_speed as f32,
