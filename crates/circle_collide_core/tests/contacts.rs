@@ -8,14 +8,6 @@ use glam::DVec2;
 
 const G: DVec2 = DVec2::new(0.0, -9.81);
 
-fn world(bodies: &[BodyDesc], config: StepConfig) -> Simulation {
-    scenes::Scene {
-        bodies: bodies.to_vec(),
-        config,
-    }
-    .simulation()
-}
-
 /// Unit-mass circle of radius 0.5 at `p`, restitution 1.
 fn ball(p: DVec2, v: DVec2) -> BodyDesc {
     BodyDesc::new(p, 0.5, 1.0).with_velocity(v)
@@ -36,7 +28,7 @@ fn a_cradle_resting_on_a_floor_passes_the_momentum_down_the_row() {
             }),
             ..StepConfig::default()
         };
-        let mut sim = world(
+        let mut sim = common::sim_with(
             &[
                 ball(DVec2::new(3.998, 0.5), DVec2::new(100.0, 0.0)),
                 ball(DVec2::new(5.0, 0.5), DVec2::ZERO),
@@ -66,7 +58,7 @@ fn a_fast_disk_on_a_resting_one_touching_a_third_at_30_degrees_is_two_binary_imp
     // passes its component along n = (cos 30°, sin 30°) on to C.
     let n = DVec2::from_angle(30f64.to_radians());
     for gap in [0.002, 0.0031] {
-        let mut sim = world(
+        let mut sim = common::sim_with(
             &[
                 ball(DVec2::new(-1.0 - gap, 0.0), DVec2::new(100.0, 0.0)),
                 ball(DVec2::ZERO, DVec2::ZERO),
@@ -168,7 +160,7 @@ fn without_gravity_a_contact_overlapping_within_the_slop_is_halved_each_step_by_
             BodyDesc::new(p1, r, 1.0).with_restitution(0.2),
             BodyDesc::new(p2, r, m2).with_restitution(0.2),
         ];
-        let mut sim = world(&bodies, StepConfig::default());
+        let mut sim = common::sim_with(&bodies, StepConfig::default());
         let centre = |sim: &Simulation| {
             let b = sim.bodies();
             (b.position(0) + b.position(1) * m2) / (1.0 + m2)
@@ -279,7 +271,7 @@ fn sleeping_row(n: usize, e: f64, whole: bool) -> Simulation {
         ..StepConfig::default()
     };
     config.sleep.by_neighbourhood = !whole;
-    let mut sim = world(&bodies, config);
+    let mut sim = common::sim_with(&bodies, config);
     for _ in 0..120 {
         sim.step(scenes::DT);
     }
@@ -426,7 +418,7 @@ fn a_kinematic_pusher_squeezes_a_ball_against_the_wall_without_pumping_it() {
         .with_velocity(DVec2::new(3.0, 0.0))
         .with_restitution(0.5);
     let ball = BodyDesc::new(DVec2::new(5.0, 5.0), 0.5, 1.0).with_restitution(0.5);
-    let mut sim = world(&[pusher, ball], config);
+    let mut sim = common::sim_with(&[pusher, ball], config);
     let mut fastest: f64 = 0.0;
     // The gap closes completely when the pusher reaches x = 9.5 − 0.5 − 1 = 8 (step
     // 120); until then the ball is never pushed into the wall or the pusher beyond the
@@ -528,7 +520,7 @@ fn a_smooth_column_s_solve_runs_until_the_floor_carries_its_weight() {
             ..StepConfig::default()
         };
         config.sleep.enabled = false;
-        world(&bodies, config)
+        common::sim_with(&bodies, config)
     };
     let mut sim = column(0.0);
     sim.step(scenes::DT);
@@ -591,7 +583,7 @@ fn a_jam_of_19_000_contacts_steered_into_itself_stops_closing_in_one_step() {
         gravity: DVec2::ZERO,
         ..StepConfig::default()
     };
-    let mut sim = world(&bodies, config);
+    let mut sim = common::sim_with(&bodies, config);
     for i in 0..bodies.len() {
         let inward = (centre - sim.bodies().position(i)).normalize_or_zero();
         sim.set_velocity(i as u32, inward);
