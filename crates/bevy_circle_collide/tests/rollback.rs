@@ -3,6 +3,7 @@
 
 mod common;
 use bevy::prelude::*;
+use bevy_circle_collide::CircleCollideWorld;
 use bevy_circle_collide::core::scenes;
 use bevy_circle_collide::prelude::*;
 use common::*;
@@ -64,6 +65,34 @@ fn a_pile_spawned_in_reverse_order_ends_bit_identical() {
             .count();
         assert_eq!(differ, 0, "crowd {crowd}: {differ} of {n} bodies differ");
     }
+}
+
+/// The plugin keeps scratch between steps (last step's canonical order as a hint for this
+/// step's, buffers): none of it is state. A `CircleCollideWorld` replaced by a fresh one
+/// before every step gives the same bits as one kept — jittered pile, landing and pressing.
+#[test]
+fn the_plugins_scratch_between_steps_is_not_state() {
+    let scene = scenes::pile(500);
+    let run = |fresh_each_step: bool| {
+        let mut app = app();
+        if fresh_each_step {
+            app.add_systems(
+                FixedPostUpdate,
+                (|mut world: ResMut<CircleCollideWorld>| *world = CircleCollideWorld::default())
+                    .before(CircleCollideSystems::Integrate),
+            );
+        }
+        let ids = spawn_scene(&mut app, &scene);
+        steps(&mut app, 150);
+        assert!(
+            app.world()
+                .resource::<CollisionDiagnostics>()
+                .solver_contacts
+                > 500
+        );
+        state(&app, &ids)
+    };
+    assert_eq!(run(false), run(true));
 }
 
 /// What a rollback saves of each body.
