@@ -21,7 +21,9 @@
 //! `PHASES=1` prints our five phases' medians to stderr (over all steps and the late half,
 //! with the rest of the app's update); `VERBOSE=1` prints our step's
 //! figures (time, contacts, impacts, the push-out's moves and leftovers) every 25 steps;
-//! `SLEEP_BY_NEIGHBOURHOOD=1` runs ours with that opt-in sleeping (not the default).
+//! `SLEEP_BY_NEIGHBOURHOOD=1` runs ours with that opt-in sleeping (not the default);
+//! `SINGLE_THREADED_SCHEDULES=1` runs the fixed schedules and `PostUpdate` on Bevy's
+//! single-threaded executor (any engine; the tables use Bevy's default).
 
 mod engines;
 mod measure;
@@ -121,6 +123,20 @@ fn main() {
         engines::steer(&mut app, args.engine, centre, scenes::CROWD_SPEED as f32);
     }
     measure::trace_memory("spawned");
+    // Every engine's fixed schedules (and the transform propagation) on one thread.
+    if std::env::var_os("SINGLE_THREADED_SCHEDULES").is_some() {
+        use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
+        for label in [
+            FixedPreUpdate.intern(),
+            FixedUpdate.intern(),
+            FixedPostUpdate.intern(),
+            PostUpdate.intern(),
+        ] {
+            app.edit_schedule(label, |s| {
+                s.set_executor(SingleThreadedExecutor::new());
+            });
+        }
+    }
     // The engines hold their own copies now: free the scene's body list (all engines alike).
     let config = scene.config.clone();
     drop(scene);
