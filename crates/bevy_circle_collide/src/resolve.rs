@@ -33,7 +33,7 @@ type WriteBackItem<'a> = (
 );
 
 /// What the write-back copies of one body from the core.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Written {
     position: DVec2,
     velocity: DVec2,
@@ -41,17 +41,11 @@ pub(crate) struct Written {
     angle: f64,
     rest_time: f64,
     sleeping: bool,
-    /// False for a body the gather skipped (nothing to write).
-    simulated: bool,
 }
 
 impl Written {
-    /// Body `i`'s values, or nothing for `u32::MAX` (skipped).
-    fn of(b: &circle_collide_core::Bodies, i: u32) -> Self {
-        if i == u32::MAX {
-            return Self::default();
-        }
-        let i = i as usize;
+    /// Body `i`'s values.
+    fn of(b: &circle_collide_core::Bodies, i: usize) -> Self {
         Self {
             position: b.position(i),
             velocity: b.velocity(i),
@@ -59,7 +53,6 @@ impl Written {
             angle: b.angle(i),
             rest_time: b.rest_time(i),
             sleeping: b.is_sleeping(i),
-            simulated: true,
         }
     }
 }
@@ -166,10 +159,13 @@ pub(crate) fn resolve(
         // its scattered reads in flight at once.
         let mut written = std::mem::take(&mut world.written);
         written.clear();
-        written.extend(world.core_index.iter().map(|&i| Written::of(b, i)));
+        // A body the gather skipped (core index `u32::MAX`) gets nothing written.
+        written.extend(
+            (world.core_index.iter()).map(|&i| (i != u32::MAX).then(|| Written::of(b, i as usize))),
+        );
         for ((_, transform, velocity, sleep, spin, precise), out) in bodies.iter_mut().zip(&written)
         {
-            if out.simulated {
+            if let Some(out) = out {
                 write(out, (transform, velocity, sleep, spin, precise));
             }
         }
@@ -178,7 +174,7 @@ pub(crate) fn resolve(
         for (i, entity) in world.entities.iter().enumerate() {
             if let Ok((_, transform, velocity, sleep, spin, precise)) = bodies.get_mut(*entity) {
                 write(
-                    &Written::of(b, i as u32),
+                    &Written::of(b, i),
                     (transform, velocity, sleep, spin, precise),
                 );
             }

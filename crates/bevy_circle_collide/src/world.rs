@@ -36,8 +36,8 @@ pub struct CircleCollideWorld {
     pub(crate) gathered: Vec<(Entity, bool, circle_collide_core::InputIssues)>,
     /// Last step's canonical order (indices into `gathered`), the hint for this step's.
     pub(crate) last_order: Vec<u32>,
-    /// The write-back's copy of the core's values, in query order.
-    pub(crate) written: Vec<crate::resolve::Written>,
+    /// The write-back's copy of the core's values, in query order (`None`: skipped).
+    pub(crate) written: Vec<Option<crate::resolve::Written>>,
     /// When the plugin last wrote the [`ContactMemory`](crate::ContactMemory) resource
     /// from the core's memory: while the resource has not changed since, the core's own
     /// copy is the same and is not reloaded.
