@@ -70,8 +70,8 @@ struct Row {
     b: u32,
     /// Unit normal from `a` towards `b`.
     normal: DVec2,
-    /// `w_a + w_b`: the closing speed a unit impulse takes away (0: two static bodies).
-    w: f64,
+    /// The closing speed the row allows (a kept contact's gap, [`SolverContact::allowed`]).
+    allowed: f64,
     /// Accumulated normal impulse.
     acc: f64,
     /// `1 / w` (0 when `w` is 0).
@@ -157,7 +157,7 @@ impl ContactRows {
                 a: sa,
                 b: sb,
                 normal: c.normal,
-                w: wa + wb,
+                allowed: c.allowed,
                 inv_w: if wa + wb > 0.0 { 1.0 / (wa + wb) } else { 0.0 },
                 acc: c.accumulated,
             });
@@ -279,11 +279,11 @@ impl ContactRows {
     #[inline(always)]
     fn normal_row<const TRACK: bool>(&mut self, k: usize, relaxation: f64) {
         let r = self.rows[k];
-        if r.w == 0.0 {
+        if r.inv_w == 0.0 {
             return;
         }
         let (a, b) = (r.a as usize, r.b as usize);
-        let closing = (self.bodies[a].vel - self.bodies[b].vel).dot(r.normal);
+        let closing = (self.bodies[a].vel - self.bodies[b].vel).dot(r.normal) - r.allowed;
         let total = (r.acc + closing * r.inv_w * relaxation).max(0.0);
         let delta = total - r.acc;
         if TRACK {

@@ -11,6 +11,11 @@
 //!   not to close (it does not bounce). Under the default resting speed an elastic pair
 //!   (restitution ≥ 1) never presses: closing fast, it bounces.
 //!
+//! Without gravity a pair that pressed last step and whose gap has opened past the slop,
+//! by at most [`KEEP_GAP`] of the smaller radius, stays in the solver too, allowed to
+//! close by its gap over the step (a *gap contact*): in a jam pushed together every step
+//! the impulse it carried stays in the warm start.
+//!
 //! Every other pair closing faster is left to the event loop, where it is an exact binary
 //! impact in time order even at time of impact 0 (a ball arriving fast within the slop
 //! of a resting row passes its momentum down the row; restitution 1 conserves energy).
@@ -69,6 +74,8 @@ use crate::events::{Impact, Other, static_other};
 use crate::queue::{code_segment, code_wall, is_body};
 use crate::simulation::Simulation;
 use glam::DVec2;
+
+pub use crate::gap_contacts::KEEP_GAP;
 
 /// Gauss–Seidel passes over every contact after the shock-propagation pass (see the
 /// module docs). Measured on the jittered piles of 1200–3000 (DESIGN §5,
@@ -375,8 +382,11 @@ pub(crate) struct SolverContact {
     pub(crate) closing: f64,
     /// Contact point.
     pub(crate) point: DVec2,
-    /// Overlap depth at the start of the step (negative: a gap within the slop).
+    /// Overlap depth at the start of the step (negative: a gap).
     pub(crate) depth: f64,
+    /// The closing speed the contact allows: 0, or for a kept contact whose gap opened
+    /// past the slop the speed that closes it to the slop over the step.
+    pub(crate) allowed: f64,
     /// Impulse it started with (the warm start).
     pub(crate) warm: f64,
     /// Impulse accumulated over the passes, the warm start included.
@@ -617,7 +627,32 @@ impl Simulation {
                 }
             }
         } else {
-            for c in &self.contacts {
+            // The contacts are the pairs touching now, in pair order; a pair that does not
+            // touch may be a pressing contact whose gap opened a little (`KEEP_GAP`).
+            let keep_gaps = b.gravity == DVec2::ZERO && !self.memory.is_empty();
+            let mut next = 0;
+            for &(i, j) in &self.pairs {
+                let c = match self.contacts.get(next) {
+                    Some(c) if (c.a, c.b) == (i, j) => {
+                        next += 1;
+                        c
+                    }
+                    _ => {
+                        let (iu, ju) = (i as usize, j as usize);
+                        let e = || combine.combine(b.restitution[iu], b.restitution[ju]);
+                        // Classified as a touching pair is, on what its gap allows.
+                        if keep_gaps
+                            && let Some(warm) = remembered_pair(iu, ju)
+                            && let Some(mut gap) =
+                                self.gap_contact((i, j), (vel(iu), vel(ju)), warm)
+                            && let Some(fast) = classify(gap.closing - gap.allowed, Some(warm), e())
+                        {
+                            gap.pressing_fast = fast;
+                            list.push(gap);
+                        }
+                        continue;
+                    }
+                };
                 let (i, j) = (c.a as usize, c.b as usize);
                 if b.sensor_pair(i, j) {
                     continue;
@@ -636,6 +671,7 @@ impl Simulation {
                     list.push(kept);
                 }
             }
+            debug_assert_eq!(next, self.contacts.len(), "contacts follow the pairs");
         }
         if self.config.arena.is_some() || !self.level.is_empty() {
             for i in 0..b.len() {
@@ -832,7 +868,7 @@ impl Simulation {
                 (c.normal, hot[c.a as usize].vel)
             };
             normals[s] = n;
-            floor[s] = v_other.dot(n);
+            floor[s] = v_other.dot(n) - c.allowed;
         }
         let v0 = hot[u].vel;
         let mut v = v0;
@@ -911,7 +947,7 @@ impl Simulation {
 }
 
 /// A solver contact at `(normal, point, depth)` with its warm start.
-fn contact(
+pub(crate) fn contact(
     a: u32,
     b: u32,
     (normal, point, depth): (DVec2, DVec2, f64),
@@ -928,6 +964,7 @@ fn contact(
         closing,
         point,
         depth,
+        allowed: 0.0,
         warm: kept.impulse,
         accumulated: 0.0,
         mu: 0.0,

@@ -40,6 +40,7 @@ pub mod events;
 pub mod filter;
 pub mod flight;
 pub mod friction;
+mod gap_contacts;
 mod gravity;
 mod grid;
 mod groups;

@@ -15,6 +15,9 @@
 //! pair anew from one pushed body in 64 (not 8): the crowd changed again, the gas not.
 //! The push-out's jammed passes stop on a work limit instead of a pass limit, so the
 //! crowd's small jams are cleared (the crowd changed; the gas, which never jams, not).
+//! Pressing contacts whose gap opened a little past the slop stay in the solver without
+//! gravity (`contacts::KEEP_GAP`): the crowd changed; the gas, whose contact memory stays
+//! empty, not.
 
 use circle_collide_core::{Simulation, scenes};
 use glam::DVec2;
@@ -48,5 +51,5 @@ fn the_gas_and_the_crowd_without_gravity_are_bit_identical_to_before_exact_fligh
     let (g, c) = (fingerprint(&gas), fingerprint(&crowd));
     eprintln!("gas {g:016x}, crowd {c:016x}");
     assert_eq!(g, 0xc137_ad6f_68f2_412b, "gas");
-    assert_eq!(c, 0x7db1_d37c_3f43_8958, "crowd");
+    assert_eq!(c, 0x7ca0_ce4f_fa70_dbf6, "crowd");
 }

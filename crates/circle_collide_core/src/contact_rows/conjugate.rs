@@ -57,8 +57,8 @@ impl ContactRows {
         cg.r.clear();
         for (k, row) in self.rows.iter().enumerate() {
             let (a, b) = (&self.bodies[row.a as usize], &self.bodies[row.b as usize]);
-            let closing = (a.vel - b.vel).dot(row.normal);
-            if row.w > 0.0 && (row.acc > 0.0 || closing > 0.0) {
+            let closing = (a.vel - b.vel).dot(row.normal) - row.allowed;
+            if row.inv_w > 0.0 && (row.acc > 0.0 || closing > 0.0) {
                 cg.rows.push(CgRow {
                     a: row.a,
                     b: row.b,
@@ -173,7 +173,7 @@ mod tests {
                 a: k as u32,
                 b: k as u32 + 1,
                 normal: DVec2::X,
-                w,
+                allowed: 0.0,
                 acc: 1e-9,
                 inv_w: 1.0 / w,
             });
@@ -182,6 +182,55 @@ mod tests {
         for b in &rows.bodies[1..] {
             assert!(b.vel.length() < 1e-6, "{:?} after {done}", b.vel);
         }
+    }
+
+    /// The column of [`column_against_a_wall_stops_exactly`] held off the wall by a gap
+    /// contact that allows closing at 0.25 units/s: conjugate gradients and plain
+    /// Gauss–Seidel passes both end with every body moving into the wall at exactly that
+    /// speed (no row between bodies closing), and a gap row allowing more than the column
+    /// closes takes no impulse at all.
+    #[test]
+    fn gap_row_allows_its_closing_speed() {
+        let column = |allowed: f64| {
+            let mut rows = ContactRows::default();
+            rows.bodies.push(RowBody::default());
+            for k in 0..20 {
+                rows.bodies.push(RowBody {
+                    vel: DVec2::new(-1.0, 0.0),
+                    inv_mass: 1.0,
+                    omega: 0.0,
+                });
+                let w: f64 = if k == 0 { 1.0 } else { 2.0 };
+                rows.rows.push(Row {
+                    a: k,
+                    b: k + 1,
+                    normal: DVec2::X,
+                    allowed: if k == 0 { allowed } else { 0.0 },
+                    // Every row in the conjugate gradients' active set.
+                    acc: 1e-9,
+                    inv_w: 1.0 / w,
+                });
+            }
+            rows
+        };
+        let mut cg = column(0.25);
+        cg.conjugate_gradient(100, 1e-12);
+        let mut gs = column(0.25);
+        gs.passes(2000, 1.0);
+        for rows in [&cg, &gs] {
+            for b in &rows.bodies[1..] {
+                assert!(
+                    (b.vel.x + 0.25).abs() < 1e-5 && b.vel.y == 0.0,
+                    "{:?}",
+                    b.vel
+                );
+            }
+        }
+        let mut free = column(1.5);
+        free.rows.iter_mut().for_each(|r| r.acc = 0.0);
+        free.passes(50, 1.0);
+        assert!(free.rows.iter().all(|r| r.acc == 0.0));
+        assert!((free.bodies[1..].iter()).all(|b| (b.vel.x + 1.0).abs() < 1e-8));
     }
 
     /// A triangular lattice of 144 bodies with random velocities and every neighbour
@@ -214,7 +263,7 @@ mod tests {
                         a: i as u32 + 1,
                         b: j as u32 + 1,
                         normal: d.normalize(),
-                        w: 2.0,
+                        allowed: 0.0,
                         acc: 1.0,
                         inv_w: 0.5,
                     });
