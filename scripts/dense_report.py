@@ -35,5 +35,5 @@ for scene, n, steps in sorted({(s, n, t) for s, n, t, _ in runs}):
             continue
         ratio = f"{min(peers) / ours:.2f}×" if engine == "ours" and ours and peers else ""
         print(f"| {scene} | {n} | {steps} | {engine} | {med(rs, 'ms_late_median'):.3f} | {med(rs, 'ms_worst'):.2f} | "
-              f"{settled(rs) if scene != 'crowd' and scene != 'gas' else '—'} | {med(rs, 'ke_end'):.3g} | "
+              f"{settled(rs) if scene == 'pile' or scene == 'lattice' else '—'} | {med(rs, 'ke_end'):.3g} | "
               f"{med(rs, 'max_overlap_over_r'):.4f} | {ratio} |")

@@ -3,12 +3,14 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|heap --n N --steps S [--threads T] [--friction MU] [--rolling C]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|heap --n N --steps S [--threads T] [--friction MU] [--rolling C]
 //! ```
 //!
 //! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
 //! the gas construction at rest steered toward the centre at 4 units/s before every step
-//! (each engine's velocity component is set in `FixedPreUpdate`), `heap` the poured heap
+//! (each engine's velocity component is set in `FixedPreUpdate`), `wall_crowd` the same
+//! crowd steered toward the middle of the left wall (a crowd pressed against a wall),
+//! `heap` the poured heap
 //! of mixed radii (`scenes::heap`: 5 circles released every 8 steps; `--steps` counts
 //! the steps after the pour, and the line gives the heap's angle of repose).
 //!
@@ -95,13 +97,13 @@ fn main() {
         "gas" => scenes::gas(args.n, 0.3, 10.0),
         "pile" => scenes::pile(args.n),
         "lattice" => scenes::lattice_pile(args.n),
-        "crowd" => scenes::crowd(args.n, 0.3),
+        "crowd" | "wall_crowd" => scenes::crowd(args.n, 0.3),
         // Poured during the run: the world starts empty.
         "heap" => scenes::Scene {
             bodies: Vec::new(),
             config: heap.as_ref().expect("built above").scene.config.clone(),
         },
-        other => panic!("unknown scene {other}: gas, pile, lattice, crowd or heap"),
+        other => panic!("unknown scene {other}: gas, pile, lattice, crowd, wall_crowd or heap"),
     };
     for b in &mut scene.bodies {
         b.friction = args.friction;
@@ -118,9 +120,14 @@ fn main() {
     .insert_resource(TimeUpdateStrategy::ManualDuration(step));
     measure::trace_memory("scene built");
     engines::add(&mut app, args.engine, &scene);
-    if args.scene == "crowd" {
-        let centre = Vec2::splat(0.5 * scenes::gas_side(args.n, 0.3) as f32);
-        engines::steer(&mut app, args.engine, centre, scenes::CROWD_SPEED as f32);
+    let side = scenes::gas_side(args.n, 0.3) as f32;
+    let target = match args.scene.as_str() {
+        "crowd" => Some(Vec2::splat(0.5 * side)),
+        "wall_crowd" => Some(Vec2::new(0.0, 0.5 * side)),
+        _ => None,
+    };
+    if let Some(target) = target {
+        engines::steer(&mut app, args.engine, target, scenes::CROWD_SPEED as f32);
     }
     measure::trace_memory("spawned");
     // Every engine's fixed schedules (and the transform propagation) on one thread.

@@ -10,7 +10,8 @@
 //! per step, and the deepest overlap at the end (over the radius, from the broad phase's
 //! pairs). `VERBOSE=1` also prints every 25th step (its time, contacts, impacts, the
 //! push-out's moves and leftovers, the solver's passes); `ITER=n` sets the solver's
-//! passes, `CG=0` turns the conjugate-gradient correction off.
+//! passes, `CG=0` turns the conjugate-gradient correction off, `WALL=1` steers the crowd
+//! toward the middle of the left wall instead of the centre.
 
 mod common;
 
@@ -37,7 +38,14 @@ fn main() {
     if let Some(k) = std::env::var("CG").ok().and_then(|v| v.parse::<u32>().ok()) {
         sim.config.conjugate_correction = k != 0;
     }
-    let centre = DVec2::splat(0.5 * scenes::gas_side(n, 0.3));
+    // WALL=1 steers the crowd toward the middle of the left wall instead of the centre
+    // (a crowd pressing against a wall).
+    let side = scenes::gas_side(n, 0.3);
+    let centre = if std::env::var_os("WALL").is_some() {
+        DVec2::new(0.0, 0.5 * side)
+    } else {
+        DVec2::splat(0.5 * side)
+    };
     let (mut times, mut fallbacks, mut most_left, mut impacts, mut contacts) =
         (Vec::new(), 0, 0, 0, 0);
     let mut phases = common::PhaseTimes::default();

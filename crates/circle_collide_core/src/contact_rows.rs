@@ -269,6 +269,12 @@ impl ContactRows {
         max
     }
 
+    /// The largest change of a body's velocity by a normal impulse in the last pass of
+    /// [`passes_until`](Self::passes_until).
+    pub(crate) fn largest_change(&self) -> f64 {
+        self.largest_change
+    }
+
     /// Whether the last pass changed no body's velocity by more than `tolerance`.
     pub(crate) fn converged(&self, tolerance: f64) -> bool {
         self.largest_change <= tolerance

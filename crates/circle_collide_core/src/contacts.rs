@@ -48,7 +48,10 @@
 //! correction: the contacts that push are solved together as equalities, which carries a
 //! push across the whole jam where the passes carry it a layer at a time, and the passes
 //! that follow settle the rest. Without gravity (a steered crowd of some 4000 circles)
-//! it comes after the first [`CONJUGATE_FIRST_PASSES`] passes of every such solve; under
+//! it comes after the first [`CONJUGATE_FIRST_PASSES`] passes of every such solve, and
+//! of a solve of [`DEEP_JAM_CONTACTS`] or more whose first passes still change a velocity
+//! by more than [`CONJUGATE_TRIGGER`] × the resting speed (a crowd pressed against a
+//! wall); under
 //! gravity (a pile of some 5000) after the configured passes, when they have not
 //! converged, before the passes go on until converged.
 //!
@@ -161,6 +164,24 @@ pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
 /// instead of 50 it did not fall asleep within 14 s. Piles of fewer contacts (the 2000
 /// pile: ~5000) are unchanged.
 pub const CONJUGATE_CONTACTS: usize = 12_000;
+
+/// Without gravity, a solve of [`DEEP_JAM_CONTACTS`] to [`CONJUGATE_CONTACTS`] contacts
+/// gets the conjugate-gradient correction too when the last of its first
+/// [`CONJUGATE_FIRST_PASSES`] passes still changed a body's velocity by more than this
+/// many times the resting speed: a jam pressed against a wall (or a static body) is a
+/// deep stack on its side whose whole push the wall carries, and its passes carry it a
+/// layer at a time, while a jam pressed into itself (the steered crowd) is shallower for
+/// its contacts and its passes converge. Measured (core, crowds steered toward the middle
+/// of the left wall, `crowd_steps WALL=1`, 600 steps, late-half medians): 1000 / 1500 /
+/// 2000 / 3000 / 5000 / 10,000 circles 3.1 / 7.4 / 8.3 / 27.2 / 25.9 / 21.2 ms with
+/// overlaps left at most 88 / 81 / 395 / 1424 / 706 / 519 pairs in a step → 2.7 / 4.2 /
+/// 5.6 / 8.2 / 9.6 / 10.2 ms with none; the crowds steered to the centre 1500 / 2000 /
+/// 3000 / 5000 / 10,000: 2.3 / 3.7 / 9.9 / 16.8 / 23.9 → 2.3 / 3.4 / 6.3 / 16.5 / 23.6 ms.
+/// A trigger of 0.3 gave the centre crowds of 2000 / 3000 3.7 / 7.7 ms, 1.0 left the
+/// wall crowd of 5000 100 pairs; from 1000 contacts instead of 2000 the wall crowd of 500
+/// went from 0.75 to 1.59 ms. Solves with fewer contacts, or whose passes converge, take
+/// the same passes as before, bit for bit.
+pub const CONJUGATE_TRIGGER: f64 = 0.6;
 
 /// Conjugate-gradient iterations of a large solve ([`CONJUGATE_CONTACTS`]). On the
 /// crowds of 8000–12,000, 35 / 50 / 65 iterations gave 30–42 / 30–35 / 32–38 ms per step;
@@ -766,12 +787,24 @@ impl Simulation {
         // A deep jam without gravity: a few passes find the contacts that push, conjugate
         // gradients carry the push across the jam (see `CONJUGATE_CONTACTS`), the passes
         // that follow settle the inequalities.
+        // A smaller jam gets them too when its first passes still change a velocity by more
+        // than `CONJUGATE_TRIGGER` × the resting speed (see there).
         let deep = self.config.conjugate_correction && self.resting.len() >= CONJUGATE_CONTACTS;
-        let conjugate = up == DVec2::ZERO && deep;
+        let maybe = self.config.conjugate_correction
+            && self.resting.len() >= DEEP_JAM_CONTACTS
+            && passes > CONJUGATE_FIRST_PASSES;
+        let conjugate = up == DVec2::ZERO && (deep || maybe);
         if conjugate {
-            rows.passes(CONJUGATE_FIRST_PASSES, relaxation);
-            let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
-            rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
+            rows.passes_until(
+                CONJUGATE_FIRST_PASSES,
+                CONJUGATE_FIRST_PASSES,
+                0.0,
+                relaxation,
+            );
+            if deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed {
+                let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
+                rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
+            }
         }
         if up == DVec2::ZERO || rows.any_rough() {
             let after = if conjugate {

@@ -1,0 +1,44 @@
+//! A steered crowd pressed against a wall: the wall carries the push of the whole jam,
+//! a deep stack on its side, which the solver's first passes leave far from converged;
+//! the conjugate-gradient correction then comes in (`contacts::CONJUGATE_TRIGGER`) and
+//! the jam holds within the slop.
+
+use circle_collide_core::{manifold, scenes};
+use glam::DVec2;
+
+#[test]
+fn a_crowd_steered_against_a_wall_holds_within_the_slop() {
+    // The crowd of 2000 of DESIGN §5 (jittered construction), every circle steered at 4
+    // units/s toward the middle of the left wall before each step. Before the trigger the
+    // push-out left overlaps past the slop in 50 of the 600 steps (up to 395 pairs).
+    let n = 2000;
+    let mut sim = scenes::crowd(n, 0.3).simulation();
+    let side = scenes::gas_side(n, 0.3);
+    let target = DVec2::new(0.0, 0.5 * side);
+    let slop = sim.config.overlap_slop;
+    let mut left_steps = 0;
+    for step in 0..600 {
+        scenes::steer_crowd(&mut sim, target);
+        sim.step(scenes::DT);
+        assert!(!sim.stats().fallback, "step {step} fell back");
+        left_steps += usize::from(sim.stats().overlaps_left > 0);
+    }
+    assert_eq!(left_steps, 0, "steps that left overlaps past the slop");
+    let b = sim.bodies();
+    let circles: Vec<_> = (0..n).map(|i| (b.position(i), b.radius(i))).collect();
+    let deepest = manifold::deepest_overlap(&circles) / scenes::RADIUS;
+    assert!(deepest <= 2.0 * slop, "deepest overlap {deepest} r");
+    // Nobody pushed into the wall past the slop, and the jam is against it.
+    let r = scenes::RADIUS;
+    let (mut nearest, mut touching) = (f64::INFINITY, 0);
+    for p in b.positions() {
+        nearest = nearest.min(p.x - r);
+        touching += usize::from(p.x - r <= slop * r);
+    }
+    assert!(
+        nearest >= -slop * r * (1.0 + 1e-9),
+        "sunk into the wall by {}",
+        -nearest
+    );
+    assert!(touching >= 20, "only {touching} circles against the wall");
+}
