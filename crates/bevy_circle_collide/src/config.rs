@@ -156,7 +156,10 @@ pub struct CircleCollideConfig {
     /// conjugate-gradient correction on top of the passes: a crowd of 10,000 then holds
     /// within the slop, and a pile of 10,000 comes to rest and falls asleep (at about
     /// 8.4 s; without it, never), while such a pile costs up to 1.4× as much per step as
-    /// long as it is awake. Default `true`.
+    /// long as it is awake. Without gravity a solve of 2000+ contacts whose first passes
+    /// do not converge gets it too
+    /// ([`CONJUGATE_TRIGGER`](circle_collide_core::contacts::CONJUGATE_TRIGGER): a crowd
+    /// pressed against a wall). Default `true`.
     pub conjugate_correction: bool,
     /// Whether islands of touching bodies that stay slow fall asleep (see
     /// [`SleepState`](crate::SleepState)). Default `true`.

@@ -78,7 +78,11 @@ pub struct StepConfig {
     /// configured passes do not converge. It carries a push across the whole jam at once,
     /// so a crowd of 10,000 holds within the slop and a pile of 10,000 comes to rest and
     /// falls asleep (at 7–8.5 s; without it, never); while such a pile is awake its
-    /// steps cost up to 1.4× as much. Default `true`; solves of fewer contacts never use it.
+    /// steps cost up to 1.4× as much. Without gravity a solve of at least
+    /// [`DEEP_JAM_CONTACTS`](crate::contacts::DEEP_JAM_CONTACTS) contacts gets it too when
+    /// its first passes do not converge
+    /// ([`CONJUGATE_TRIGGER`](crate::contacts::CONJUGATE_TRIGGER): a crowd pressed against
+    /// a wall). Default `true`; other solves never use it.
     pub conjugate_correction: bool,
     /// Speeds above this are clamped (direction kept) and reported. Default `1e5`.
     pub max_speed: f64,
