@@ -38,10 +38,11 @@ use glam::DVec2;
 /// crowd of 500: 0.96 ms without, 0.79 / 0.80 / 0.64 ms with 0.05 / 0.1 / 0.2; 2000:
 /// 4.40 → 4.11 / 3.67 / 3.78 ms; 5000: 19.3 → 18.4 / 17.6 / 17.2 ms; 10,000: 31.3 →
 /// 27.2–28.2 (0.1) and 27.1–28.0 ms (0.2), the push-out's moves 17,388 → 5302 a step,
-/// overlaps left in 11 steps → none, worst step 92 → 42–53 ms. Under gravity (jittered
-/// piles of 1500 / 2000 / 2700 / 4000 falling asleep at 6.0 / 6.4 / 8.3 s / never →
-/// 7.9 / 6.5 / 10.6 / 8.2 s, landing steps fewer impacts) the change was a different
-/// chaotic draw, no gain: piles keep the narrow phase's contacts only.
+/// overlaps left in 11 steps → none, worst step 92 → 42–53 ms (before the
+/// [`CONJUGATE_TRIGGER`](crate::contacts::CONJUGATE_TRIGGER)). Under gravity the piles'
+/// landings got cheaper but their settling later (of eight jittered piles of 1500–2700,
+/// 4 asleep within 10 s instead of 7; the pile of 10,000 not within 10 s): piles keep
+/// the narrow phase's contacts only (`docs/contacts.md`, "Gap contacts").
 pub const KEEP_GAP: f64 = 0.2;
 
 impl Simulation {
