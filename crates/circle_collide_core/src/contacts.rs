@@ -663,9 +663,10 @@ impl Simulation {
                         let e = || combine.combine(b.restitution[iu], b.restitution[ju]);
                         // Classified as a touching pair is, on what its gap allows.
                         if keep_gaps
-                            && let Some(warm) = remembered_pair(iu, ju)
-                            && let Some(mut gap) =
-                                self.gap_contact((i, j), (vel(iu), vel(ju)), warm)
+                            && let Some((mut gap, warm)) =
+                                self.gap_contact((i, j), (vel(iu), vel(ju)), || {
+                                    remembered_pair(iu, ju)
+                                })
                             && let Some(fast) = classify(gap.closing - gap.allowed, Some(warm), e())
                         {
                             gap.pressing_fast = fast;
@@ -684,12 +685,15 @@ impl Simulation {
                 if let Some(pressing_fast) = classify(closing, warm, e) {
                     let m = &c.manifold;
                     let at = (m.normal, m.point, m.depth);
-                    let mut kept = contact(c.a, c.b, at, closing, pressing_fast, warm);
-                    if b.keys[i] > b.keys[j] {
-                        // Stored with the lower key as `a`: its rolling impulse acts on `i`.
-                        kept.roll_warm = -kept.roll_warm;
-                    }
-                    list.push(kept);
+                    let pair = (c.a, c.b);
+                    list.push(body_contact(
+                        &b.keys,
+                        pair,
+                        at,
+                        closing,
+                        pressing_fast,
+                        warm,
+                    ));
                 }
             }
             debug_assert_eq!(next, self.contacts.len(), "contacts follow the pairs");
@@ -980,7 +984,7 @@ impl Simulation {
 }
 
 /// A solver contact at `(normal, point, depth)` with its warm start.
-pub(crate) fn contact(
+fn contact(
     a: u32,
     b: u32,
     (normal, point, depth): (DVec2, DVec2, f64),
@@ -1007,6 +1011,24 @@ pub(crate) fn contact(
         roll_warm: kept.rolling_impulse,
         roll: 0.0,
     }
+}
+
+/// [`contact`] between bodies `i` and `j`, with `warm`'s rolling impulse turned to act on
+/// `i`: the memory keeps each body pair with the lower key as `a`, and the rolling impulse
+/// acts on `b`.
+pub(crate) fn body_contact(
+    keys: &[u64],
+    (i, j): (u32, u32),
+    at: (DVec2, DVec2, f64),
+    closing: f64,
+    pressing_fast: bool,
+    warm: Option<KeptContact>,
+) -> SolverContact {
+    let mut kept = contact(i, j, at, closing, pressing_fast, warm);
+    if keys[i as usize] > keys[j as usize] {
+        kept.roll_warm = -kept.roll_warm;
+    }
+    kept
 }
 
 /// Sort key of what an impact's body hit: bodies by index, then walls, then segments.

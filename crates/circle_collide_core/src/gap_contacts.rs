@@ -21,7 +21,7 @@
 //! speed (then only slow ones: an elastic gas stays exact). Without gravity only (see
 //! [`KEEP_GAP`]).
 
-use crate::contacts::{KeptContact, SolverContact, contact};
+use crate::contacts::{KeptContact, SolverContact, body_contact};
 use crate::simulation::Simulation;
 use glam::DVec2;
 
@@ -46,42 +46,31 @@ use glam::DVec2;
 pub const KEEP_GAP: f64 = 0.2;
 
 impl Simulation {
-    /// The gap contact of bodies `(i, j)` (moving at `vel`), remembered as `warm`, or
-    /// `None` if it is not one: it did not press (`warm` holds no impulse), its gap is
-    /// wider than [`KEEP_GAP`], or either body is a sensor. The caller classifies it as
-    /// a touching pair, on its closing speed beyond what its gap allows.
+    /// The gap contact of bodies `(i, j)` (moving at `vel`) and what the memory kept of
+    /// them (`remembered`, asked only for pairs within reach), or `None` if it is not one:
+    /// either body is a sensor, the gap is wider than [`KEEP_GAP`], or the pair did not
+    /// press last step (no remembered impulse). The caller classifies it as a touching
+    /// pair, on its closing speed beyond what its gap allows.
     pub(crate) fn gap_contact(
         &self,
         (i, j): (u32, u32),
         vel: (DVec2, DVec2),
-        warm: KeptContact,
-    ) -> Option<SolverContact> {
+        remembered: impl FnOnce() -> Option<KeptContact>,
+    ) -> Option<(SolverContact, KeptContact)> {
         let b = &self.bodies;
         let (iu, ju) = (i as usize, j as usize);
-        if warm.impulse <= 0.0 || b.sensor_pair(iu, ju) {
-            return None;
-        }
         let (p, q) = (&b.hot[iu], &b.hot[ju]);
         let smaller = p.radius.min(q.radius);
         let reach = p.radius + q.radius + KEEP_GAP * smaller;
-        if (q.pos - p.pos).length_squared() > reach * reach {
+        if b.sensor_pair(iu, ju) || (q.pos - p.pos).length_squared() > reach * reach {
             return None;
         }
+        let warm = remembered().filter(|w| w.impulse > 0.0)?;
         let m = crate::manifold::manifold(p.pos, p.radius, q.pos, q.radius, (i, j));
         let closing = (vel.0 - vel.1).dot(m.normal);
-        let mut kept = contact(
-            i,
-            j,
-            (m.normal, m.point, m.depth),
-            closing,
-            false,
-            Some(warm),
-        );
+        let at = (m.normal, m.point, m.depth);
+        let mut kept = body_contact(&b.keys, (i, j), at, closing, false, Some(warm));
         kept.allowed = ((-m.depth - self.config.overlap_slop * smaller) / self.dt).max(0.0);
-        if b.keys[iu] > b.keys[ju] {
-            // Stored with the lower key as `a`: its rolling impulse acts on `i`.
-            kept.roll_warm = -kept.roll_warm;
-        }
-        Some(kept)
+        Some((kept, warm))
     }
 }
