@@ -280,6 +280,12 @@ impl ContactRows {
         self.largest_change <= tolerance
     }
 
+    /// How much faster than it allows row `r` closes now (negative: slower, or opening).
+    #[inline(always)]
+    fn closing(&self, r: &Row) -> f64 {
+        (self.bodies[r.a as usize].vel - self.bodies[r.b as usize].vel).dot(r.normal) - r.allowed
+    }
+
     /// One accumulated, clamped impulse on row `k` so that it stops closing (its step
     /// times `relaxation`).
     #[inline(always)]
@@ -289,7 +295,7 @@ impl ContactRows {
             return;
         }
         let (a, b) = (r.a as usize, r.b as usize);
-        let closing = (self.bodies[a].vel - self.bodies[b].vel).dot(r.normal) - r.allowed;
+        let closing = self.closing(&r);
         let total = (r.acc + closing * r.inv_w * relaxation).max(0.0);
         let delta = total - r.acc;
         if TRACK {

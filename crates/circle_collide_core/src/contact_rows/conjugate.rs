@@ -56,8 +56,7 @@ impl ContactRows {
         cg.inv_w.clear();
         cg.r.clear();
         for (k, row) in self.rows.iter().enumerate() {
-            let (a, b) = (&self.bodies[row.a as usize], &self.bodies[row.b as usize]);
-            let closing = (a.vel - b.vel).dot(row.normal) - row.allowed;
+            let closing = self.closing(row);
             if row.inv_w > 0.0 && (row.acc > 0.0 || closing > 0.0) {
                 cg.rows.push(CgRow {
                     a: row.a,
