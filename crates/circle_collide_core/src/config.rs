@@ -215,7 +215,8 @@ pub struct SleepConfig {
     /// (jittered piles of 1200–5000: all twelve sizes asleep within 10.8 s, against nine
     /// of twelve within 12 s by whole islands), but the parts frozen while their
     /// neighbours still settled are further from balance: woken all at once, the pile
-    /// of 10,000 shifts by up to 0.24 r in half a second (by whole islands 0.08 r).
+    /// of 10,000 shifts by up to 0.24 r in half a second (by whole islands 0.08 r), and
+    /// the piles of 400–900 by up to 0.48 r (by whole islands 0.13 r).
     /// Measured in `docs/contacts.md`, "Sleeping by neighbourhood".
     pub by_neighbourhood: bool,
 }

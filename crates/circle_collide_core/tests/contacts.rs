@@ -371,18 +371,28 @@ fn the_quiet_part_of_a_pile_sleeps_while_the_rest_still_moves_and_stays_at_rest(
         let mut scene = scenes::pile(n);
         scene.config.sleep.by_neighbourhood = !whole;
         let mut sim = scene.simulation();
-        let (mut partly, mut asleep) = (false, false);
+        let (mut partly, mut asleep) = (0, false);
         for _ in 0..900 {
             sim.step(scenes::DT);
             let sleeping = sim.stats().sleeping;
-            partly |= sleeping > 0 && sleeping < n;
             if sleeping == n {
                 asleep = true;
                 break;
             }
+            partly = partly.max(sleeping);
         }
         assert!(asleep, "whole islands {whole}: the pile never slept");
-        assert_eq!(partly, !whole, "whole islands {whole}");
+        // By whole islands only a body resting apart from the pile (an island of its
+        // own: one, on this pile) may sleep before the pile does; by neighbourhood a
+        // good part of the pile does.
+        if whole {
+            assert!(partly <= n / 100, "whole islands: {partly} asleep early");
+        } else {
+            assert!(
+                partly >= n / 10,
+                "by neighbourhood: at most {partly} asleep early"
+            );
+        }
         let rest: Vec<DVec2> = sim.bodies().positions().collect();
         for i in 0..n {
             sim.set_velocity(i as u32, DVec2::ZERO);
@@ -393,8 +403,13 @@ fn the_quiet_part_of_a_pile_sleeps_while_the_rest_still_moves_and_stays_at_rest(
         let moved = (rest.iter().enumerate())
             .map(|(i, p)| sim.bodies().position(i).distance(*p))
             .fold(0.0, f64::max);
-        // Measured: 0.029 r by neighbourhood, 0.0094 r by whole islands.
-        let bound = if whole { 0.02 } else { 0.05 } * scenes::RADIUS;
+        // Measured on this pile: 0.104 r by neighbourhood, 0.0062 r by whole islands
+        // (0.029 / 0.0094 r before the push-out under gravity stopped short of touching,
+        // `GRAVITY_PUSH_OUT_KEEP`). Which bodies freeze how far from balance is a draw:
+        // on the piles of 400–900 the largest shift was 0.03–0.48 r by neighbourhood and
+        // 0–0.13 r by whole islands (before that change 0.003–0.71 r and 0–0.19 r), so the
+        // bounds catch a pile that falls apart when woken, not the draw.
+        let bound = if whole { 0.02 } else { 0.25 } * scenes::RADIUS;
         assert!(
             moved < bound,
             "whole islands {whole}: woken, a body moved {moved}"
