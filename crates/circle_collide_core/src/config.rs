@@ -77,7 +77,7 @@ pub struct StepConfig {
     /// Gauss–Seidel passes — always without gravity, and under gravity in the steps whose
     /// configured passes do not converge. It carries a push across the whole jam at once,
     /// so a crowd of 10,000 holds within the slop and a pile of 10,000 comes to rest and
-    /// falls asleep (at 7–8.5 s; without it, never); while such a pile is awake its
+    /// falls asleep (at 7–9 s in the core; without it, never); while such a pile is awake its
     /// steps cost up to 1.4× as much. Without gravity a solve of at least
     /// [`DEEP_JAM_CONTACTS`](crate::contacts::DEEP_JAM_CONTACTS) contacts gets it too when
     /// its first passes do not converge
