@@ -120,7 +120,10 @@ pub struct CircleCollideConfig {
     pub density: f32,
     /// Optional walls. Default `None`.
     pub arena: Option<ArenaConfig>,
-    /// Overlap allowed after a step, as a fraction of the smaller radius. Default `0.01`.
+    /// Overlap allowed after a step, as a fraction of the smaller radius; deeper overlaps
+    /// are pushed apart to touching, or under gravity between two bodies without friction
+    /// to [`GRAVITY_PUSH_OUT_KEEP`](circle_collide_core::resolve::GRAVITY_PUSH_OUT_KEEP)
+    /// of it. Default `0.01`.
     pub overlap_slop: f32,
     /// Passes of the end-of-step push-out. Default `4`.
     pub separation_iterations: u32,
@@ -154,8 +157,8 @@ pub struct CircleCollideConfig {
     /// [`CONJUGATE_CONTACTS`](circle_collide_core::contacts::CONJUGATE_CONTACTS) contacts
     /// in one solve: a steered crowd of some 4000 circles, a pile of some 5000) with the
     /// conjugate-gradient correction on top of the passes: a crowd of 10,000 then holds
-    /// within the slop, and a pile of 10,000 comes to rest and falls asleep (at about
-    /// 8.4 s; without it, never), while such a pile costs up to 1.4× as much per step as
+    /// within the slop, and a pile of 10,000 comes to rest (at 8–10 s; without it,
+    /// never), while such a pile costs up to 1.4× as much per step as
     /// long as it is awake. Without gravity a solve of 2000+ contacts whose first passes
     /// do not converge gets it too
     /// ([`CONJUGATE_TRIGGER`](circle_collide_core::contacts::CONJUGATE_TRIGGER): a crowd

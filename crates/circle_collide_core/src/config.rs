@@ -30,7 +30,9 @@ pub struct StepConfig {
     pub tangential_restitution: f64,
     /// Allowed overlap after a step, as a fraction of the smaller radius of the pair
     /// (or of the radius, against a wall). Deeper overlaps are pushed apart at the end
-    /// of the step. Default `0.01`.
+    /// of the step: to touching, or under gravity, for two bodies without friction, to
+    /// [`GRAVITY_PUSH_OUT_KEEP`](crate::resolve::GRAVITY_PUSH_OUT_KEEP) of the slop.
+    /// Default `0.01`.
     pub overlap_slop: f64,
     /// Gauss–Seidel passes of the end-of-step push-out of overlaps. Default `4`. Passes
     /// stop early when nothing moves, and continue while overlaps remain (jammed

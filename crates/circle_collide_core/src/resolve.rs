@@ -11,7 +11,9 @@ use crate::statics::push_out_of_segments;
 use glam::DVec2;
 use std::f64::consts::{PI, TAU};
 
-pub use crate::push_out::{GRAVITY_WORK_FACTOR, PUSH_OUT_PASS_CAP, PUSH_OUT_PASS_LIMIT};
+pub use crate::push_out::{
+    GRAVITY_PUSH_OUT_KEEP, GRAVITY_WORK_FACTOR, PUSH_OUT_PASS_CAP, PUSH_OUT_PASS_LIMIT,
+};
 
 impl Simulation {
     /// Moves every body to the end of the step, separates overlaps deeper than
