@@ -463,6 +463,12 @@ impl Bodies {
         self.hot[i].sensor() || self.hot[j].sensor()
     }
 
+    /// Whether either of `i`, `j` has friction or rolling resistance.
+    #[inline]
+    pub(crate) fn rough_pair(&self, i: usize, j: usize) -> bool {
+        self.hot[i].rough() || self.hot[j].rough()
+    }
+
     /// Whether the layers of `i` and `j` accept each other (read only when one is filtered).
     #[inline]
     pub(crate) fn layers_accept(&self, i: usize, j: usize) -> bool {

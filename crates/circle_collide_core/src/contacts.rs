@@ -748,7 +748,7 @@ impl Simulation {
                     combine.combine(s[a].friction, wall_friction),
                     combine.combine(s[a].rolling, 0.0) * b.hot[a].radius,
                 ),
-                true if b.hot[a].rough() || b.hot[c.b as usize].rough() => {
+                true if b.rough_pair(a, c.b as usize) => {
                     let j = c.b as usize;
                     let radius = b.hot[a].radius.min(b.hot[j].radius);
                     (

@@ -513,8 +513,7 @@ impl Simulation {
             };
             // Under gravity two smooth bodies go back to part of the slop rather than to
             // touching (see there).
-            let smooth = !b.hot[i].rough() && !b.hot[j].rough();
-            let depth = if up != DVec2::ZERO && smooth {
+            let depth = if up != DVec2::ZERO && !b.rough_pair(i, j) {
                 m.depth - GRAVITY_PUSH_OUT_KEEP * slop * smaller
             } else {
                 m.depth
