@@ -141,7 +141,10 @@ impl crate::Simulation {
         t: f64,
     ) -> f64 {
         let b = &self.bodies;
-        let rough = b.hot[i].rough() || j.map_or(wall_friction > 0.0, |j| b.hot[j].rough());
+        let rough = match j {
+            Some(j) => b.rough_pair(i, j),
+            None => b.hot[i].rough() || wall_friction > 0.0,
+        };
         if !rough {
             return 0.0;
         }
