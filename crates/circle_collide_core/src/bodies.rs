@@ -469,6 +469,13 @@ impl Bodies {
         self.hot[i].rough() || self.hot[j].rough()
     }
 
+    /// Whether body `i` against a wall or static surface of friction `wall_friction` has
+    /// friction or rolling resistance ([`rough_pair`](Self::rough_pair)'s wall variant).
+    #[inline]
+    pub(crate) fn rough_with_wall(&self, i: usize, wall_friction: f64) -> bool {
+        self.hot[i].rough() || wall_friction > 0.0
+    }
+
     /// Whether the layers of `i` and `j` accept each other (read only when one is filtered).
     #[inline]
     pub(crate) fn layers_accept(&self, i: usize, j: usize) -> bool {

@@ -744,7 +744,7 @@ impl Simulation {
                 self.static_material(c.b).1
             };
             let (mu, rolling) = match is_body(c.b) {
-                false if b.hot[a].rough() || wall_friction > 0.0 => (
+                false if b.rough_with_wall(a, wall_friction) => (
                     combine.combine(s[a].friction, wall_friction),
                     combine.combine(s[a].rolling, 0.0) * b.hot[a].radius,
                 ),

@@ -143,7 +143,7 @@ impl crate::Simulation {
         let b = &self.bodies;
         let rough = match j {
             Some(j) => b.rough_pair(i, j),
-            None => b.hot[i].rough() || wall_friction > 0.0,
+            None => b.rough_with_wall(i, wall_friction),
         };
         if !rough {
             return 0.0;
