@@ -27,6 +27,7 @@ fn main() {
         .map_or(600, |s| s.parse().expect("steps to simulate"));
     let scene = scenes::crowd(n, 0.3);
     let mut sim = scene.simulation();
+    common::threads_from_env(&mut sim);
     if let Some(rs) = args.next() {
         sim.config.resting_speed = Some(rs.parse().expect("resting speed"));
     }

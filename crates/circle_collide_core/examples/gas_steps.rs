@@ -9,27 +9,8 @@
 
 mod common;
 
-use circle_collide_core::parallel::Executor;
 use circle_collide_core::scenes;
 use std::sync::Arc;
-
-/// Runs jobs on `.0` scoped standard threads (the caller's included), round robin.
-struct Threads(usize);
-
-impl Executor for Threads {
-    fn threads(&self) -> usize {
-        self.0
-    }
-
-    fn run(&self, jobs: usize, job: &(dyn Fn(usize) + Sync)) {
-        std::thread::scope(|s| {
-            for t in 1..self.0 {
-                s.spawn(move || (t..jobs).step_by(self.0).for_each(job));
-            }
-            (0..jobs).step_by(self.0).for_each(job);
-        });
-    }
-}
 
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -45,7 +26,7 @@ fn main() {
     if std::env::var_os("GRAVITY").is_some() {
         sim.config.gravity = circle_collide_core::glam::DVec2::new(0.0, -9.81);
     }
-    sim.set_executor(Arc::new(Threads(threads.max(1))));
+    sim.set_executor(Arc::new(common::Threads(threads.max(1))));
     let e0 = sim.bodies().kinetic_energy();
     let mut totals = Vec::with_capacity(steps);
     let mut phases = common::PhaseTimes::default();

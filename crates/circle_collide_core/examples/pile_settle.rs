@@ -34,6 +34,7 @@ fn main() {
         b.rolling_resistance = knob("ROLL").unwrap_or(0.0);
     }
     let mut sim = scene.simulation();
+    common::threads_from_env(&mut sim);
     if let Some(k) = knob("SHOCK") {
         sim.config.shock_propagation = k != 0.0;
     }

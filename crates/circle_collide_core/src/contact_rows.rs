@@ -7,14 +7,21 @@
 //! effective mass, so a pass multiplies where it divided (a division's latency was most
 //! of a pass's time; the results differ from dividing by rounding only). A wall is
 //! slot 0: a body that never moves, with no mass, spin or radius.
+//!
+//! A solve of [`coloured::COLOURED_MIN_ROWS`] smooth rows or more takes them in colour
+//! order instead, on the executor's threads ([`coloured`]); smaller solves and rough
+//! ones keep the [`Lanes`] order on the caller's thread.
 
 use crate::bodies::Bodies;
 use crate::contacts::SolverContact;
 use crate::friction::{slip, tangent, tangent_inverse_mass};
+use crate::parallel::ExecutorHandle;
 use crate::queue::is_body;
 use glam::DVec2;
 
+mod coloured;
 mod conjugate;
+mod team;
 
 /// A body as the passes see it.
 #[derive(Clone, Copy, Debug, Default)]
@@ -117,6 +124,10 @@ pub(crate) struct ContactRows {
     largest_change: f64,
     /// Scratch of [`conjugate_gradient`](Self::conjugate_gradient).
     conjugate: conjugate::Conjugate,
+    /// The colour order of a large smooth solve ([`coloured`]).
+    colours: coloured::Colours,
+    /// The threads its passes may use ([`set_executor`](Self::set_executor)).
+    executor: ExecutorHandle,
 }
 
 /// A contact's row of the position correction ([`ContactRows::shifts`]).
@@ -183,6 +194,13 @@ impl ContactRows {
                 });
             }
         }
+        self.colour();
+    }
+
+    /// The executor whose threads the passes of a large smooth solve run on (serial
+    /// by default; the results do not depend on it).
+    pub(crate) fn set_executor(&mut self, executor: &ExecutorHandle) {
+        self.executor = executor.clone();
     }
 
     /// The slot of body `i`, packing it on first sight.
@@ -214,12 +232,17 @@ impl ContactRows {
         }
     }
 
-    /// `passes` Gauss–Seidel passes over every row (in [`Lanes`] order): its normal
+    /// `passes` Gauss–Seidel passes over every row (in [`Lanes`] order, or in colour
+    /// order when [`coloured`](Self::coloured)): its normal
     /// impulse, then (rough contacts) its friction and rolling resistance within the new
     /// normal impulse's cones. Each normal impulse step is over-relaxed by `relaxation`
     /// (successive over-relaxation; 1 is plain Gauss–Seidel, and any value in (0, 2)
     /// lowers the bodies' kinetic energy at every step, as plain Gauss–Seidel does).
     pub(crate) fn passes(&mut self, passes: u32, relaxation: f64) {
+        if self.coloured() {
+            self.coloured_passes(passes, passes, 0.0, relaxation, false);
+            return;
+        }
         let order = Lanes::new(self.rows.len());
         for _ in 0..passes {
             self.pass::<false>(order, relaxation);
@@ -258,6 +281,9 @@ impl ContactRows {
         tolerance: f64,
         relaxation: f64,
     ) -> u32 {
+        if self.coloured() {
+            return self.coloured_passes(min, max, tolerance, relaxation, true);
+        }
         let order = Lanes::new(self.rows.len());
         for pass in 0..max {
             self.largest_change = 0.0;

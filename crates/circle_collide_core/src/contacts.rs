@@ -775,6 +775,7 @@ impl Simulation {
     /// gravity, the shock-propagation pass and [`SETTLE_PASSES`] more passes.
     fn run_contact_passes(&mut self, passes: u32, warm: bool) {
         let mut rows = std::mem::take(&mut self.rows);
+        rows.set_executor(&self.executor);
         rows.load(&self.resting, &self.bodies);
         if warm {
             // The first solve of the step: the position correction is planned on its rows.

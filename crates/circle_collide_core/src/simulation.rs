@@ -177,7 +177,9 @@ impl Simulation {
     /// Runs the broad phase, the narrow phase and the start-of-step predictions of
     /// worlds of at least [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)
     /// bodies (see [`set_parallel_min_bodies`](Self::set_parallel_min_bodies)) as jobs on
-    /// `executor`. Results are bit-identical to a serial run.
+    /// `executor`, and the contact solver's passes of any solve of 8192 smooth contacts
+    /// or more on its threads, in colour order (whatever the number of bodies). Results
+    /// are bit-identical to a serial run.
     ///
     /// ```
     /// use circle_collide_core::{Simulation, StepConfig, parallel::Serial};
@@ -189,8 +191,10 @@ impl Simulation {
     }
 
     /// Sets the fewest bodies for which the executor's threads are used (default
-    /// [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)); smaller worlds run
-    /// serially. Results do not depend on it.
+    /// [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)) in the broad
+    /// phase, the narrow phase and the predictions; smaller worlds run those serially (a
+    /// large contact solve uses the threads regardless: [`set_executor`](Self::set_executor)).
+    /// Results do not depend on it.
     ///
     /// ```
     /// use circle_collide_core::{Simulation, StepConfig};

@@ -65,6 +65,29 @@ fn parallel_steps_are_bit_identical_to_serial() {
     }
 }
 
+/// A large contact solve's passes run in colour order on the executor's threads: a pile
+/// of 4000, once landed (solves of over 8192 contacts), steps bit for bit as serially.
+#[test]
+fn large_contact_solves_on_two_threads_are_bit_identical() {
+    let scene = scenes::pile(4000);
+    let mut serial = scene.simulation();
+    let mut parallel = scene.simulation();
+    let executor = Arc::new(TwoThreadsBackwards::default());
+    parallel.set_executor(executor.clone());
+    let mut largest = 0;
+    for step in 0..150 {
+        serial.step(scenes::DT);
+        parallel.step(scenes::DT);
+        largest = largest.max(serial.stats().resting_contacts);
+        if step % 25 == 24 {
+            assert_eq!(fingerprint(&serial), fingerprint(&parallel), "step {step}");
+        }
+    }
+    assert!(largest >= 8192, "largest solve {largest} contacts");
+    // Below the bodies' threshold only the solver hands work to the executor.
+    assert!(executor.batches.load(Ordering::Relaxed) > 0);
+}
+
 #[test]
 fn small_worlds_stay_serial() {
     let mut sim = scenes::gas(PARALLEL_MIN_BODIES - 1, 0.3, 10.0).simulation();

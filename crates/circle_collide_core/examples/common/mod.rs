@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each example uses its own part of this module
 
 use circle_collide_core::Simulation;
+use circle_collide_core::parallel::Executor;
 
 /// Prints the heap bytes per body of each of the simulation's buffers, largest first.
 pub fn print_heap_bytes(sim: &Simulation) {
@@ -70,5 +71,34 @@ impl PhaseTimes {
             })
             .collect();
         split.join(", ")
+    }
+}
+
+/// Runs jobs on `.0` scoped standard threads (the caller's included), round robin.
+pub struct Threads(pub usize);
+
+impl Executor for Threads {
+    fn threads(&self) -> usize {
+        self.0
+    }
+
+    fn run(&self, jobs: usize, job: &(dyn Fn(usize) + Sync)) {
+        std::thread::scope(|s| {
+            for t in 1..self.0 {
+                s.spawn(move || (t..jobs).step_by(self.0).for_each(job));
+            }
+            (0..jobs).step_by(self.0).for_each(job);
+        });
+    }
+}
+
+/// Gives `sim` `THREADS` scoped threads when that variable is set (the parallel phases
+/// and the large solves' coloured passes use them).
+pub fn threads_from_env(sim: &mut Simulation) {
+    if let Some(t) = std::env::var("THREADS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        sim.set_executor(std::sync::Arc::new(Threads(t.max(1))));
     }
 }
