@@ -11,7 +11,8 @@
 //! pairs). `VERBOSE=1` also prints every 25th step (its time, contacts, impacts, the
 //! push-out's moves and leftovers, the solver's passes); `ITER=n` sets the solver's
 //! passes, `CG=0` turns the conjugate-gradient correction off, `WALL=1` steers the crowd
-//! toward the middle of the left wall instead of the centre.
+//! toward the middle of the left wall instead of the centre; `THREADS=n` runs on n scoped
+//! threads (the results do not change).
 
 mod common;
 

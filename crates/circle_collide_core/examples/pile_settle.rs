@@ -22,7 +22,8 @@ fn main() {
     // PILE=lattice runs the perfect-lattice variant; VERBOSE=1 prints twice a second;
     // SHOCK=0/1, ITER=n and RS=speed override the shock pass, the contact passes and the
     // resting speed; NEIGHBOURHOOD=1 sleeps by neighbourhood; MU=μ and ROLL=c give every
-    // circle friction and rolling resistance.
+    // circle friction and rolling resistance; THREADS=n runs on n scoped threads (the
+    // results do not change).
     let mut scene = match std::env::var("PILE").as_deref() {
         Ok("lattice") => scenes::lattice_pile(n),
         _ => scenes::pile(n),
