@@ -67,6 +67,37 @@ fn a_pile_spawned_in_reverse_order_ends_bit_identical() {
     }
 }
 
+/// A pile large enough that its solves (8192+ contacts) run their passes in colour order
+/// on the compute pool's two threads, which take the work in whatever order they get to
+/// it: spawned forward and reversed, it still ends bit-identical.
+#[test]
+fn a_large_pile_solved_on_two_threads_ends_bit_identical() {
+    let n = 4000;
+    let mut scene = scenes::pile(n);
+    let run = |scene: &scenes::Scene| {
+        let mut app = app();
+        let ids = spawn_scene(&mut app, scene);
+        let mut largest = 0;
+        for _ in 0..150 {
+            steps(&mut app, 1);
+            let d = app.world().resource::<CollisionDiagnostics>();
+            largest = largest.max(d.solver_contacts);
+        }
+        assert!(largest >= 8192, "largest solve {largest} contacts");
+        state(&app, &ids)
+    };
+    let forward = run(&scene);
+    scene.bodies.reverse();
+    let mut backward = run(&scene);
+    backward.reverse();
+    let differ = forward
+        .iter()
+        .zip(&backward)
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(differ, 0, "{differ} of {n} bodies differ");
+}
+
 /// The plugin keeps scratch between steps (last step's canonical order as a hint for this
 /// step's, buffers): none of it is state. A `CircleCollideWorld` replaced by a fresh one
 /// before every step gives the same bits as one kept — jittered pile, landing and pressing.
