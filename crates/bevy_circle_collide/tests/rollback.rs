@@ -27,12 +27,29 @@ fn state(app: &App, ids: &[Entity]) -> Vec<(u32, u32, u32, u32, bool, u32)> {
         .collect()
 }
 
+/// How many bodies end differently when `scene` is spawned in reverse order; `run` gives
+/// each body's final state in spawn order.
+fn differ_reversed<S: PartialEq>(
+    mut scene: scenes::Scene,
+    run: impl Fn(&scenes::Scene) -> Vec<S>,
+) -> usize {
+    let forward = run(&scene);
+    scene.bodies.reverse();
+    let mut backward = run(&scene);
+    backward.reverse();
+    forward
+        .iter()
+        .zip(&backward)
+        .filter(|(a, b)| a != b)
+        .count()
+}
+
 #[test]
 fn a_pile_spawned_in_reverse_order_ends_bit_identical() {
     // The jittered pile, and the crowd steered every frame (no gravity, pressing).
     for crowd in [false, true] {
         let n = 600;
-        let mut scene = if crowd {
+        let scene = if crowd {
             scenes::crowd(n, 0.3)
         } else {
             scenes::pile(n)
@@ -54,15 +71,7 @@ fn a_pile_spawned_in_reverse_order_ends_bit_identical() {
             assert_eq!(app.world().resource::<CollisionDiagnostics>().fallbacks, 0);
             state(&app, &ids)
         };
-        let forward = run(&scene);
-        scene.bodies.reverse();
-        let mut backward = run(&scene);
-        backward.reverse();
-        let differ = forward
-            .iter()
-            .zip(&backward)
-            .filter(|(a, b)| a != b)
-            .count();
+        let differ = differ_reversed(scene, run);
         assert_eq!(differ, 0, "crowd {crowd}: {differ} of {n} bodies differ");
     }
 }
@@ -73,7 +82,6 @@ fn a_pile_spawned_in_reverse_order_ends_bit_identical() {
 #[test]
 fn a_large_pile_solved_on_two_threads_ends_bit_identical() {
     let n = 4000;
-    let mut scene = scenes::pile(n);
     let run = |scene: &scenes::Scene| {
         let mut app = app();
         let ids = spawn_scene(&mut app, scene);
@@ -86,15 +94,7 @@ fn a_large_pile_solved_on_two_threads_ends_bit_identical() {
         assert!(largest >= 8192, "largest solve {largest} contacts");
         state(&app, &ids)
     };
-    let forward = run(&scene);
-    scene.bodies.reverse();
-    let mut backward = run(&scene);
-    backward.reverse();
-    let differ = forward
-        .iter()
-        .zip(&backward)
-        .filter(|(a, b)| a != b)
-        .count();
+    let differ = differ_reversed(scenes::pile(n), run);
     assert_eq!(differ, 0, "{differ} of {n} bodies differ");
 }
 
