@@ -105,6 +105,21 @@ struct RoughRow {
     roll: f64,
 }
 
+/// How much faster than `allowed` a row of unit `normal` closes with its bodies at `va`
+/// and `vb` (negative: slower, or opening).
+#[inline(always)]
+fn closing_speed(va: DVec2, vb: DVec2, normal: DVec2, allowed: f64) -> f64 {
+    (va - vb).dot(normal) - allowed
+}
+
+/// The change of a row's accumulated normal impulse `acc` that stops it closing at
+/// `closing` (the step times `relaxation`), the total clamped at zero: the update of
+/// both pass orders ([`Lanes`] and [`coloured`]).
+#[inline(always)]
+fn normal_step(acc: f64, closing: f64, inv_w: f64, relaxation: f64) -> f64 {
+    (acc + closing * inv_w * relaxation).max(0.0) - acc
+}
+
 /// The solver's packed bodies and rows (scratch kept between steps for its allocations).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactRows {
@@ -309,7 +324,8 @@ impl ContactRows {
     /// How much faster than it allows row `r` closes now (negative: slower, or opening).
     #[inline(always)]
     fn closing(&self, r: &Row) -> f64 {
-        (self.bodies[r.a as usize].vel - self.bodies[r.b as usize].vel).dot(r.normal) - r.allowed
+        let (va, vb) = (self.bodies[r.a as usize].vel, self.bodies[r.b as usize].vel);
+        closing_speed(va, vb, r.normal, r.allowed)
     }
 
     /// One accumulated, clamped impulse on row `k` so that it stops closing (its step
@@ -321,9 +337,7 @@ impl ContactRows {
             return;
         }
         let (a, b) = (r.a as usize, r.b as usize);
-        let closing = self.closing(&r);
-        let total = (r.acc + closing * r.inv_w * relaxation).max(0.0);
-        let delta = total - r.acc;
+        let delta = normal_step(r.acc, self.closing(&r), r.inv_w, relaxation);
         if TRACK {
             let (wa, wb) = (self.bodies[a].inv_mass, self.bodies[b].inv_mass);
             self.largest_change = self.largest_change.max(delta.abs() * wa.max(wb));

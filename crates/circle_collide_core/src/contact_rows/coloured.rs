@@ -6,16 +6,13 @@
 //! reads the latest velocities (Gauss–Seidel), and the result is the same, bit for bit,
 //! whatever the number of threads and however the chunks fall on them.
 //!
-//! All the passes of one call are a single call of the executor: the work is a list of
-//! units (pass, colour, chunk) in order, which each job claims in turn from one counter;
-//! a job waits (spinning) only until every unit of the colour before has finished. A unit
-//! waited for was claimed earlier, so a job is running it: the jobs cannot deadlock, and
-//! one job alone does everything when the executor runs the jobs one after the other.
-//! The velocities and impulses live in atomics for the duration (relaxed loads and
-//! stores, plain moves on common processors); the counter of finished units orders them.
+//! All the passes of one call are a single call of the executor: units (pass, colour,
+//! chunk) run by [`team::run_groups`], each colour a group. The velocities and impulses
+//! live in atomics for the duration (relaxed loads and stores, plain moves on common
+//! processors); the counter of finished units orders them.
 
 use super::team;
-use super::{ContactRows, Row};
+use super::{ContactRows, Row, closing_speed, normal_step};
 use glam::DVec2;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -254,9 +251,8 @@ impl Colours {
             let (a, b) = (&self.slots[r.a as usize], &self.slots[r.b as usize]);
             let (va, vb) = (a.velocity(), b.velocity());
             let acc = f64::from_bits(r.acc.load(Ordering::Relaxed));
-            let closing = (va - vb).dot(r.normal) - r.allowed;
-            let total = (acc + closing * r.inv_w * relaxation).max(0.0);
-            let delta = total - acc;
+            let closing = closing_speed(va, vb, r.normal, r.allowed);
+            let delta = normal_step(acc, closing, r.inv_w, relaxation);
             let (wa, wb) = (a.inv_mass, b.inv_mass);
             if track {
                 largest = largest.max(delta.abs() * wa.max(wb));
