@@ -434,6 +434,46 @@ fn a_sleeping_stack_keeps_its_touch_until_the_game_separates_it() {
     );
 }
 
+/// A kinematic paddle (`Mass::Static` with a `Velocity`) spawned beside a sleeping stack
+/// and driven into it wakes it and pushes it along the floor, without passing into it.
+#[test]
+fn a_kinematic_paddle_wakes_a_sleeping_stack_and_pushes_it() {
+    let mut app = app();
+    gravity_box(&mut app);
+    let (low, high) = stack_of_two(&mut app);
+    steps(&mut app, 150);
+    let sleeping = |app: &App| app.world().resource::<CollisionDiagnostics>().sleeping;
+    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    let start = pos(&app, low);
+    let paddle = spawn(
+        &mut app,
+        Vec2::new(2.0, 0.5),
+        Vec2::new(3.0, 0.0),
+        0.5,
+        Mass::Static,
+    );
+    // 1 s: the paddle reaches the stack after 2 units (0.67 s), then pushes it 1 unit on.
+    let mut deepest: f32 = 0.0;
+    for _ in 0..60 {
+        steps(&mut app, 1);
+        let gap = pos(&app, low).distance(pos(&app, paddle)) - 1.0;
+        deepest = deepest.max(-gap / 0.5);
+    }
+    assert_eq!(sleeping(&app), 0, "the stack woke");
+    let slop = app.world().resource::<CircleCollideConfig>().overlap_slop;
+    assert!(
+        deepest <= 2.0 * slop,
+        "the low ball {deepest} r inside the paddle"
+    );
+    let moved = pos(&app, low).x - start.x;
+    assert!(moved > 0.9, "the low ball was pushed by {moved} (about 1)");
+    assert!(
+        pos(&app, high).y > 0.4,
+        "the top ball is still there: {}",
+        pos(&app, high)
+    );
+}
+
 #[test]
 fn flight_keeps_double_precision_between_steps_and_takes_what_the_game_writes() {
     let mut app = app();

@@ -101,6 +101,9 @@ pub struct Simulation {
     /// awake) and rest times.
     pub(crate) woken: Vec<u32>,
     pub(crate) woken_near: Vec<u32>,
+    /// The moving kinematic bodies (static mass, a velocity) of a world with sleeping
+    /// bodies, listed by the broad phase: they wake the sleeping bodies they reach.
+    pub(crate) kinematic: Vec<u32>,
     pub(crate) wake_ring: Vec<u32>,
     pub(crate) island_parent: Vec<u32>,
     pub(crate) island_rest: Vec<f64>,
@@ -229,7 +232,14 @@ impl Simulation {
         let (iu, ju) = (i as usize, j as usize);
         let b = &self.bodies;
         (b.hot[iu].inv_mass > 0.0 || b.hot[ju].inv_mass > 0.0 || b.sensor_pair(iu, ju))
-            && b.layers_accept(iu, ju)
+            && self.filters_accept(i, j)
+    }
+
+    /// Whether the layers of bodies `i` and `j` accept each other and the pair is not
+    /// excluded (whatever their masses).
+    #[inline(always)]
+    pub(crate) fn filters_accept(&self, i: u32, j: u32) -> bool {
+        self.bodies.layers_accept(i as usize, j as usize)
             && (self.excluded.is_empty() || !self.excluded.contains(&crate::filter::pair_key(i, j)))
     }
 
@@ -373,6 +383,7 @@ impl Simulation {
                     + self.jam.heap_bytes()
                     + cap(&self.woken)
                     + cap(&self.woken_near)
+                    + cap(&self.kinematic)
                     + cap(&self.wake_ring)
                     + cap(&self.island_parent)
                     + cap(&self.island_rest),

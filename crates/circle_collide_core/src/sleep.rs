@@ -4,9 +4,11 @@
 //! A sleeping body is simulated as a static one (`inv_mass` 0, at rest): pairs of two
 //! sleeping bodies are never listed, it gets no gravity and no contact of its own. It
 //! wakes, with every sleeping body touching it (transitively: its island), when an awake
-//! dynamic body touches it or will hit it within the step — checked right after the broad
-//! phase, which then lists the pairs again so the woken island is simulated this very
-//! step. At the end of a step, bodies held by the contact solver (in a slow contact this
+//! dynamic body or a moving kinematic one touches it or will hit it within the step —
+//! checked right after the broad phase, which then lists the pairs again so the woken
+//! island is simulated this very step. A world where nothing moves (every dynamic body
+//! asleep, no moving kinematic body, no sensor) builds no grid and lists no pair. At the
+//! end of a step, bodies held by the contact solver (in a slow contact this
 //! step) and slower than the sleep speed add the step to their rest time (others start
 //! from zero: a free body, or an elastic gas without gravity, never rests), and an island
 //! of touching awake bodies whose every rest time has reached `time_to_sleep` falls
@@ -50,7 +52,7 @@ impl Simulation {
                 _ => continue,
             };
             if b.hot[other].inv_mass == 0.0 || b.sensor_pair(i, j) {
-                continue; // a static or kinematic body, or a sensor, never wakes anyone
+                continue; // kinematic bodies wake below; static bodies and sensors never do
             }
             let (s, o) = (&b.hot[sleeper], &b.hot[other]);
             let touching = within_slop(b, sleeper, other, slop);
@@ -65,12 +67,68 @@ impl Simulation {
                 near.push(sleeper as u32);
             }
         }
+        self.wake_by_kinematic(&mut woken, &mut near);
         let any = !woken.is_empty() || !near.is_empty();
         self.wake_islands(&mut woken);
         self.wake_near(&near);
         self.woken = woken;
         self.woken_near = near;
         any
+    }
+
+    /// Lists the moving kinematic bodies (static mass, a velocity; not sensors) into
+    /// `kinematic`; returns whether anything in the world moves: an awake dynamic body,
+    /// a sensor (its pairs with sleeping bodies report overlaps) or a moving kinematic
+    /// body. Called by the broad phase of a world with sleeping bodies.
+    pub(crate) fn list_movers(&mut self) -> bool {
+        self.kinematic.clear();
+        let mut moves = false;
+        for (i, h) in self.bodies.hot.iter().enumerate() {
+            if h.sleeping() {
+                continue;
+            }
+            if h.sensor() || h.inv_mass > 0.0 {
+                moves = true;
+            } else if h.vel != glam::DVec2::ZERO {
+                self.kinematic.push(i as u32);
+                moves = true;
+            }
+        }
+        moves
+    }
+
+    /// Adds to `woken` (their islands wake) the sleeping bodies that a moving kinematic
+    /// body will hit within the step or touches (by neighbourhood: touches closing faster
+    /// than the resting speed), and by neighbourhood to `near` those it touches more
+    /// slowly or whose boxes its path overlaps. A pair of a kinematic and a sleeping body
+    /// is never a candidate pair (both have infinite mass while one sleeps), so the
+    /// kinematic bodies look for their sleepers in the grid.
+    fn wake_by_kinematic(&self, woken: &mut Vec<u32>, near: &mut Vec<u32>) {
+        let whole = !self.config.sleep.by_neighbourhood;
+        let resting_speed = (self.config).resting_speed_for(self.dt, self.min_radius);
+        let (b, slop) = (&self.bodies, self.config.overlap_slop);
+        for &k in &self.kinematic {
+            let k = k as usize;
+            self.grid.query(b, k, false, |s| {
+                if !b.hot[s].sleeping()
+                    || b.hot[s].sensor()
+                    || !self.filters_accept(k as u32, s as u32)
+                {
+                    return;
+                }
+                let impact = if within_slop(b, s, k, slop) {
+                    let towards = (b.hot[s].pos - b.hot[k].pos).normalize_or_zero();
+                    whole || b.hot[k].vel.dot(towards) > resting_speed
+                } else {
+                    b.time_of_impact(s, k, 0.0, self.dt).is_some()
+                };
+                if impact {
+                    woken.push(s as u32);
+                } else if !whole {
+                    near.push(s as u32);
+                }
+            });
+        }
     }
 
     /// By neighbourhood: wakes the island of every sleeping body that an impact of this
