@@ -45,8 +45,8 @@ pub(crate) type BodyQuery<'a> = (
 /// Bodies are added in the core's [canonical order](circle_collide_core::order), keyed by
 /// their entity, so results depend neither on spawn order nor on ECS iteration order. The
 /// remembered contacts come from the [`ContactMemory`] resource. A sleeping body the
-/// game moved or gave a velocity wakes; so does every body when the
-/// [`CircleCollideConfig`] changed.
+/// game moved or gave a velocity wakes (moved, with the sleeping bodies touching its old
+/// place); so does every body when the [`CircleCollideConfig`] changed.
 ///
 /// Invalid input is repaired or skipped as [`BodyDesc::sanitize`] documents, with one
 /// warning per entity and kind of problem.
@@ -115,8 +115,12 @@ pub(crate) fn integrate(
         // The game moved a sleeping body or gave it a speed: it wakes.
         let omega = spin.map_or(0.0, |w| w.0);
         let translation = transform.translation.truncate();
-        let touched = sleep.sleeping
-            && (velocity.0 != Vec2::ZERO || omega != 0.0 || translation != sleep.position);
+        let moved = sleep.sleeping && translation != sleep.position;
+        let touched = moved || (sleep.sleeping && (velocity.0 != Vec2::ZERO || omega != 0.0));
+        if moved {
+            // What rested on it at its old place wakes too.
+            world.sim.wake_around(sleep.position.as_dvec2(), radius);
+        }
         // Step from the last step's double-precision values unless the game changed them.
         let precise = precise.copied().unwrap_or_default();
         let (position, linear, omega) = (
@@ -181,8 +185,10 @@ pub(crate) fn integrate(
     world.gathered_descs = descs;
     world.gathered = gathered;
     if world.memory_written != Some(memory.last_changed()) {
-        // Restored by the game (a rollback) or never written by the plugin.
+        // Restored by the game (a rollback) or never written by the plugin. The bodies a
+        // rollback despawned (spawned after the restored state) wake nobody.
         world.sim.set_contact_memory(memory.to_core());
+        world.sim.cancel_wake_around();
     }
     if !ignored.is_empty() {
         let index: HashMap<Entity, u32> = world

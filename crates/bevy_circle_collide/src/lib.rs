@@ -294,6 +294,7 @@ impl Plugin for CircleCollideCorePlugin {
             .register_type::<ContactMemory>()
             .register_type::<LevelCollider>();
         schedule::configure_sets(app, self.schedule);
+        app.add_observer(sleep::vacate_on_remove);
         app.add_systems(
             self.schedule,
             level::sync_level.before(CircleCollideSystems::Integrate),

@@ -1,5 +1,8 @@
 //! Sleep state of a body, kept on its entity.
 
+use crate::components::CircleCollider;
+use crate::precise::PreciseMotion;
+use crate::world::CircleCollideWorld;
 use bevy::prelude::*;
 
 /// Whether a body sleeps, and how long it has rested. Added with every
@@ -15,7 +18,9 @@ use bevy::prelude::*;
 /// neighbourhood a slow touch wakes only it and the sleeping bodies touching it), when
 /// the game gives it a [`Velocity`](crate::Velocity) or moves its `Transform` away from
 /// [`position`](Self::position), when the game sets `sleeping` to `false`, or when the
-/// [`CircleCollideConfig`](crate::CircleCollideConfig) changes. Waking compares values,
+/// [`CircleCollideConfig`](crate::CircleCollideConfig) changes. It also wakes when a
+/// body it touches leaves: despawned, its `CircleCollider` removed, or (asleep itself)
+/// moved away by the game — so what rested on it falls. Waking compares values,
 /// not change ticks, so a rollback that restores the components re-simulates exactly.
 ///
 /// ```
@@ -37,4 +42,20 @@ pub struct SleepState {
     pub rest_time: f32,
     /// Where the body sleeps (meaningful while `sleeping`).
     pub position: Vec2,
+}
+
+/// A body leaving the simulation (despawned, or its [`CircleCollider`] removed) wakes,
+/// in the next step, the sleeping bodies touching its last place
+/// ([`Simulation::wake_around`](circle_collide_core::Simulation::wake_around)):
+/// asleep, they are held in place like static bodies and would float.
+pub(crate) fn vacate_on_remove(
+    removed: On<Remove, CircleCollider>,
+    bodies: Query<(&CircleCollider, &Transform, Option<&PreciseMotion>)>,
+    mut world: ResMut<CircleCollideWorld>,
+) {
+    if let Ok((collider, transform, precise)) = bodies.get(removed.entity) {
+        let translation = transform.translation.truncate();
+        let place = precise.map_or(translation.as_dvec2(), |p| p.position_from(translation));
+        world.sim.wake_around(place, f64::from(collider.radius));
+    }
 }

@@ -474,6 +474,43 @@ fn a_kinematic_paddle_wakes_a_sleeping_stack_and_pushes_it() {
     );
 }
 
+/// The ball under a sleeping stack leaves — despawned, its collider removed, or moved
+/// away by the game — and the ball it carried wakes and falls to the floor (asleep, it
+/// was held in the air like a static body, at y = 1.5).
+#[test]
+fn a_sleeping_ball_falls_when_the_ball_under_it_leaves() {
+    for how in ["despawn", "remove collider", "move away"] {
+        let mut app = app();
+        gravity_box(&mut app);
+        let (low, high) = stack_of_two(&mut app);
+        steps(&mut app, 150);
+        let sleeping = |app: &App| app.world().resource::<CollisionDiagnostics>().sleeping;
+        assert_eq!(sleeping(&app), 2, "{how}: the stack fell asleep");
+        match how {
+            "despawn" => {
+                app.world_mut().despawn(low);
+            }
+            "remove collider" => {
+                app.world_mut().entity_mut(low).remove::<CircleCollider>();
+            }
+            _ => {
+                let mut t = app.world_mut().get_mut::<Transform>(low).unwrap();
+                t.translation.x = 8.0;
+            }
+        }
+        // Falling one diameter takes 0.45 s (then it bounces: restitution 1).
+        let mut lowest = f32::INFINITY;
+        for _ in 0..40 {
+            steps(&mut app, 1);
+            lowest = lowest.min(pos(&app, high).y);
+        }
+        assert!(
+            (lowest - 0.5).abs() < 0.01,
+            "{how}: the top ball came down to y = {lowest} only"
+        );
+    }
+}
+
 #[test]
 fn flight_keeps_double_precision_between_steps_and_takes_what_the_game_writes() {
     let mut app = app();

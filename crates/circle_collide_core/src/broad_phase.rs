@@ -12,11 +12,15 @@ impl Simulation {
     /// that refuse each other, excluded pairs — are left out.
     ///
     /// A sleeping body that an awake one touches or will hit within the step wakes here
-    /// with its island, and the pairs are listed again (see the `sleep` module). A world
+    /// with its island, and the pairs are listed again (see the `sleep` module); so does
+    /// one touching a place [vacated](Simulation::wake_around) since the last step. A world
     /// in which nothing moves — every dynamic body asleep, no moving kinematic body, no
     /// sensor — has no pair that could interact: the grid is not built and no pair is
     /// listed.
     pub fn broad_phase(&mut self) {
+        if !self.vacated.is_empty() {
+            self.wake_vacated();
+        }
         if self.stats.sleeping_at_start > 0 && !self.list_movers() {
             self.pairs.clear();
             self.stats.candidate_pairs = 0;

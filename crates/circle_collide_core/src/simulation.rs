@@ -104,6 +104,9 @@ pub struct Simulation {
     /// The moving kinematic bodies (static mass, a velocity) of a world with sleeping
     /// bodies, listed by the broad phase: they wake the sleeping bodies they reach.
     pub(crate) kinematic: Vec<u32>,
+    /// Circles `(centre, radius)` whose sleeping neighbours wake at the next broad phase:
+    /// places of bodies the caller removed or moved ([`wake_around`](Self::wake_around)).
+    pub(crate) vacated: Vec<(DVec2, f64)>,
     pub(crate) wake_ring: Vec<u32>,
     pub(crate) island_parent: Vec<u32>,
     pub(crate) island_rest: Vec<f64>,
@@ -270,10 +273,44 @@ impl Simulation {
     }
 
     /// Sets the position of body `i` between steps (waking it if it sleeps).
+    ///
+    /// The sleeping bodies touching it at its old place wake too (what rested on it
+    /// falls): see [`wake_around`](Self::wake_around).
     pub fn set_position(&mut self, i: u32, position: DVec2) {
+        let h = &self.bodies.hot[i as usize];
+        self.wake_around(h.pos, h.radius);
         self.bodies.wake(i as usize);
         self.bodies.hot[i as usize].pos = position;
         self.near_wall_listed = None;
+    }
+
+    /// Wakes, in the next step's broad phase, every sleeping body touching (within the
+    /// slop) the circle at `center` of `radius`, for a body the caller removed or moved
+    /// away: a sleeping body is held in place like a static one until something wakes
+    /// it, so what rested on a vanished body would float. Woken, such a body wakes its
+    /// island as any awake body does. A caller that rebuilds its bodies every step (as
+    /// the plugin does) calls it for each body it dropped; non-finite input is ignored.
+    ///
+    /// ```
+    /// use circle_collide_core::{BodyDesc, Simulation, StepConfig};
+    /// use glam::DVec2;
+    /// let mut sim = Simulation::new(StepConfig::default());
+    /// sim.add_body(BodyDesc::new(DVec2::ZERO, 0.5, 1.0)).unwrap();
+    /// // A body of radius 0.5 at (1, 0) was removed between steps:
+    /// sim.wake_around(DVec2::new(1.0, 0.0), 0.5);
+    /// sim.step(1.0 / 60.0);
+    /// ```
+    pub fn wake_around(&mut self, center: DVec2, radius: f64) {
+        if center.is_finite() && radius.is_finite() && radius >= 0.0 {
+            self.vacated.push((center, radius));
+        }
+    }
+
+    /// Drops the places queued by [`wake_around`](Self::wake_around) since the last step:
+    /// for a caller that restored an earlier state (a rollback), whose removals belong to
+    /// the abandoned future.
+    pub fn cancel_wake_around(&mut self) {
+        self.vacated.clear();
     }
 
     /// Impacts of the last step, in the order they were handled: by time, ties broken by
@@ -384,6 +421,7 @@ impl Simulation {
                     + cap(&self.woken)
                     + cap(&self.woken_near)
                     + cap(&self.kinematic)
+                    + cap(&self.vacated)
                     + cap(&self.wake_ring)
                     + cap(&self.island_parent)
                     + cap(&self.island_rest),

@@ -97,6 +97,39 @@ impl Simulation {
         moves
     }
 
+    /// Wakes the sleeping bodies touching (within the slop) a circle the caller vacated
+    /// ([`wake_around`](Simulation::wake_around)), and empties the list. Each sleeping
+    /// body looks up the circles near it in x (sorted), so many vacated places cost
+    /// `O((n + k) log k)`, not `n · k`. The woken bodies wake their islands through the
+    /// broad phase ([`wake_touched`](Self::wake_touched)).
+    pub(crate) fn wake_vacated(&mut self) {
+        let mut vacated = std::mem::take(&mut self.vacated);
+        if self.stats.sleeping_at_start == 0 {
+            vacated.clear(); // nobody to wake
+        }
+        vacated.sort_unstable_by(|a, b| a.0.x.total_cmp(&b.0.x));
+        let widest = vacated.iter().map(|c| c.1).fold(0.0, f64::max);
+        let slop = self.config.overlap_slop.max(0.0);
+        let flies = self.bodies.gravity != glam::DVec2::ZERO;
+        for i in 0..self.bodies.len() {
+            let h = &self.bodies.hot[i];
+            if !h.sleeping() {
+                continue;
+            }
+            let (p, r) = (h.pos, h.radius);
+            let reach = r + widest + slop * r;
+            let first = vacated.partition_point(|c| c.0.x < p.x - reach);
+            let touches = (vacated[first..].iter())
+                .take_while(|c| c.0.x <= p.x + reach)
+                .any(|&(c, rc)| p.distance(c) <= r + rc + slop * r.min(rc));
+            if touches {
+                self.wake_flying(i, flies);
+            }
+        }
+        vacated.clear();
+        self.vacated = vacated;
+    }
+
     /// Adds to `woken` (their islands wake) the sleeping bodies that a moving kinematic
     /// body will hit within the step or touches (by neighbourhood: touches closing faster
     /// than the resting speed), and by neighbourhood to `near` those it touches more

@@ -295,6 +295,43 @@ fn a_kinematic_paddle_driven_into_a_sleeping_pile_wakes_it_and_pushes_it() {
     }
 }
 
+/// A body taken from under a sleeping pile (moved away with `set_position`) leaves its
+/// old neighbours awake: the column it carried falls into the gap and lands a diameter
+/// lower (before, they stayed asleep, held in the air like static bodies).
+#[test]
+fn a_body_taken_from_under_a_sleeping_pile_lets_what_it_carried_fall() {
+    for jitter in [0.0, 0.02 * scenes::RADIUS] {
+        let (mut sim, _) = sleeping_pile(jitter);
+        let rest: Vec<DVec2> = sim.bodies().positions().collect();
+        let right = rest.iter().map(|p| p.x).fold(f64::NEG_INFINITY, f64::max);
+        // The lowest body of the column nearest the middle, and the one resting on it.
+        let middle = rest.iter().map(|p| p.x).sum::<f64>() / rest.len() as f64;
+        let bottom = (0..rest.len())
+            .min_by(|&a, &b| {
+                let key = |i: usize| ((rest[i].x - middle).abs().round(), rest[i].y);
+                key(a).partial_cmp(&key(b)).unwrap()
+            })
+            .unwrap();
+        let above = (0..rest.len())
+            .filter(|&i| {
+                (rest[i].x - rest[bottom].x).abs() < scenes::RADIUS && rest[i].y > rest[bottom].y
+            })
+            .min_by(|&a, &b| rest[a].y.total_cmp(&rest[b].y))
+            .expect("a body rests on it");
+        sim.set_position(bottom as u32, DVec2::new(right + 5.0, rest[bottom].y));
+        sim.step(scenes::DT);
+        assert!(sim.stats().woken > 0, "jitter {jitter}: nothing woke");
+        for _ in 0..120 {
+            sim.step(scenes::DT);
+        }
+        let drop = rest[above].y - sim.bodies().position(above).y;
+        assert!(
+            drop > 1.5 * scenes::RADIUS,
+            "jitter {jitter}: the body above fell by {drop} only"
+        );
+    }
+}
+
 /// A row of `n` unit-mass circles of radius 0.5 on the floor of a wide arena, touching
 /// (gaps of 0–0.002, within the slop, drawn from the scenes' generator), restitution
 /// `e`, asleep; by whole islands (the default) if `whole`, else by neighbourhood.
