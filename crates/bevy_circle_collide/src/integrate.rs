@@ -37,7 +37,7 @@ pub(crate) type BodyQuery<'a> = (
     Option<&'a Friction>,
     Option<&'a RollingResistance>,
     Option<&'a MomentOfInertia>,
-    Option<&'a PreciseMotion>,
+    Option<Ref<'a, PreciseMotion>>,
 );
 
 /// Rebuilds the core's bodies from the ECS and runs the core's integrate phase.
@@ -122,7 +122,14 @@ pub(crate) fn integrate(
             world.sim.wake_around(sleep.position.as_dvec2(), radius);
         }
         // Step from the last step's double-precision values unless the game changed them.
-        let precise = precise.copied().unwrap_or_default();
+        let stepped = precise.as_ref().is_some_and(|p| !p.is_added());
+        let precise = precise.map_or_else(PreciseMotion::default, |p| *p);
+        if stepped && mass.is_infinite() && precise.position.as_vec2() != translation {
+            // A static body the game moved: the sleepers at its old place (they rested
+            // on it) and at its new one (it was set down on them) wake.
+            world.sim.wake_around(precise.position, radius);
+            world.sim.wake_around(translation.as_dvec2(), radius);
+        }
         let (position, linear, omega) = (
             precise.position_from(translation),
             precise.velocity_from(velocity.0),

@@ -511,6 +511,47 @@ fn a_sleeping_ball_falls_when_the_ball_under_it_leaves() {
     }
 }
 
+/// A ball asleep in a cradle of two static circles falls to the floor when the game
+/// moves the cradle away through `Transform` (a trapdoor), or despawns one side.
+#[test]
+fn a_sleeping_ball_falls_when_the_static_cradle_under_it_is_moved_or_despawned() {
+    for moved in [true, false] {
+        let mut app = app();
+        gravity_box(&mut app);
+        let left = spawn(&mut app, Vec2::new(4.4, 3.0), Vec2::ZERO, 0.5, Mass::Static);
+        let right = spawn(&mut app, Vec2::new(5.6, 3.0), Vec2::ZERO, 0.5, Mass::Static);
+        // Set down off-centre by 0.03, below the cradle's rims (a ball dropped from above
+        // them slides over the far side: frictionless): it settles at (5, 3.8).
+        let ball = spawn(&mut app, Vec2::new(5.03, 3.85), Vec2::ZERO, 0.5, Mass::Auto);
+        for body in [left, right, ball] {
+            // Inelastic (the default restitution 1 would bounce it about for ever).
+            app.world_mut().entity_mut(body).insert(Restitution(0.0));
+        }
+        steps(&mut app, 180);
+        let sleeping = app.world().resource::<CollisionDiagnostics>().sleeping;
+        assert_eq!(sleeping, 1, "the ball fell asleep in the cradle");
+        let rest = pos(&app, ball);
+        assert!(rest.y > 3.5, "in the cradle: {rest}");
+        if moved {
+            for side in [left, right] {
+                let mut t = app.world_mut().get_mut::<Transform>(side).unwrap();
+                t.translation.y = 8.5;
+            }
+        } else {
+            app.world_mut().despawn(right);
+        }
+        let mut lowest = f32::INFINITY;
+        for _ in 0..60 {
+            steps(&mut app, 1);
+            lowest = lowest.min(pos(&app, ball).y);
+        }
+        assert!(
+            (lowest - 0.5).abs() < 0.01,
+            "moved {moved}: the ball came down to y = {lowest} only"
+        );
+    }
+}
+
 #[test]
 fn flight_keeps_double_precision_between_steps_and_takes_what_the_game_writes() {
     let mut app = app();
