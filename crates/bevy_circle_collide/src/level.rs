@@ -37,7 +37,8 @@ pub enum LevelShape {
 /// impact, from either side, at any speed. Events name the entity and the segment
 /// ([`CollisionTarget::Level`](crate::CollisionTarget::Level)); filter it with
 /// [`CollisionLayers`]. The level is re-indexed only when a level collider (or its
-/// `Transform`) is added, changed or removed.
+/// `Transform`) is added, changed or removed; then every sleeping body wakes (it may
+/// have rested on what changed).
 ///
 /// ```
 /// use bevy::prelude::*;

@@ -135,3 +135,29 @@ fn turned_box_layers_and_changes_to_the_level() {
         pos(&app, ball)
     );
 }
+
+/// A ball asleep on a level segment falls when the game despawns the segment (a level
+/// change wakes every sleeping body: it may have rested on what is gone), and lands on
+/// the segment below.
+#[test]
+fn a_sleeping_ball_falls_when_the_segment_under_it_is_despawned() {
+    let mut app = app();
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .gravity = Vec2::new(0.0, -9.81);
+    let segment = |y: f32| LevelCollider::segment(Vec2::new(-5.0, y), Vec2::new(5.0, y));
+    let upper = app.world_mut().spawn(segment(4.0)).id();
+    app.world_mut().spawn(segment(0.0));
+    let ball = spawn(&mut app, Vec2::new(0.3, 4.5), Vec2::ZERO, 0.5, Mass::Auto);
+    app.world_mut().entity_mut(ball).insert(Restitution(0.0));
+    steps(&mut app, 90);
+    let sleeping = app.world().resource::<CollisionDiagnostics>().sleeping;
+    assert_eq!(sleeping, 1, "the ball fell asleep on the upper segment");
+    app.world_mut().despawn(upper);
+    steps(&mut app, 60);
+    let y = pos(&app, ball).y;
+    assert!(
+        (y - 0.5).abs() < 0.01,
+        "the ball is at y = {y}, not on the lower segment"
+    );
+}

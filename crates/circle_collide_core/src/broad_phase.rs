@@ -13,12 +13,13 @@ impl Simulation {
     ///
     /// A sleeping body that an awake one touches or will hit within the step wakes here
     /// with its island, and the pairs are listed again (see the `sleep` module); so does
-    /// one touching a place [vacated](Simulation::wake_around) since the last step. A world
+    /// one touching a place [vacated](Simulation::wake_around) since the last step, and
+    /// every one when the [level](Simulation::set_level) changed. A world
     /// in which nothing moves — every dynamic body asleep, no moving kinematic body, no
     /// sensor — has no pair that could interact: the grid is not built and no pair is
     /// listed.
     pub fn broad_phase(&mut self) {
-        if !self.vacated.is_empty() {
+        if !self.vacated.is_empty() || self.level_changed {
             self.wake_vacated();
         }
         if self.stats.sleeping_at_start > 0 && !self.list_movers() {

@@ -245,9 +245,11 @@ impl Level {
 
 impl Simulation {
     /// Replaces the level geometry. The contacts the solver remembers with segments are
-    /// dropped (segment indices may now name other segments).
+    /// dropped (segment indices may now name other segments), and every sleeping body
+    /// wakes in the next step (it may have rested on a segment that is gone).
     pub fn set_level(&mut self, level: Level) {
         self.level = level;
+        self.level_changed = true;
         self.memory.forget_segments();
         self.near_wall_listed = None;
     }

@@ -107,6 +107,8 @@ pub struct Simulation {
     /// Circles `(centre, radius)` whose sleeping neighbours wake at the next broad phase:
     /// places of bodies the caller removed or moved ([`wake_around`](Self::wake_around)).
     pub(crate) vacated: Vec<(DVec2, f64)>,
+    /// The level geometry changed since the last broad phase: every sleeping body wakes.
+    pub(crate) level_changed: bool,
     pub(crate) wake_ring: Vec<u32>,
     pub(crate) island_parent: Vec<u32>,
     pub(crate) island_rest: Vec<f64>,

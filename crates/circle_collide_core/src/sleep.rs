@@ -98,14 +98,18 @@ impl Simulation {
     }
 
     /// Wakes the sleeping bodies touching (within the slop) a circle the caller vacated
-    /// ([`wake_around`](Simulation::wake_around)), and empties the list. Each sleeping
+    /// ([`wake_around`](Simulation::wake_around)), or all of them if the level changed,
+    /// and empties the list. Each sleeping
     /// body looks up the circles near it in x (sorted), so many vacated places cost
     /// `O((n + k) log k)`, not `n · k`. The woken bodies wake their islands through the
     /// broad phase ([`wake_touched`](Self::wake_touched)).
     pub(crate) fn wake_vacated(&mut self) {
         let mut vacated = std::mem::take(&mut self.vacated);
+        let everyone = std::mem::take(&mut self.level_changed);
         if self.stats.sleeping_at_start == 0 {
             vacated.clear(); // nobody to wake
+            self.vacated = vacated;
+            return;
         }
         vacated.sort_unstable_by(|a, b| a.0.x.total_cmp(&b.0.x));
         let widest = vacated.iter().map(|c| c.1).fold(0.0, f64::max);
@@ -119,9 +123,10 @@ impl Simulation {
             let (p, r) = (h.pos, h.radius);
             let reach = r + widest + slop * r;
             let first = vacated.partition_point(|c| c.0.x < p.x - reach);
-            let touches = (vacated[first..].iter())
-                .take_while(|c| c.0.x <= p.x + reach)
-                .any(|&(c, rc)| p.distance(c) <= r + rc + slop * r.min(rc));
+            let touches = everyone
+                || (vacated[first..].iter())
+                    .take_while(|c| c.0.x <= p.x + reach)
+                    .any(|&(c, rc)| p.distance(c) <= r + rc + slop * r.min(rc));
             if touches {
                 self.wake_flying(i, flies);
             }
