@@ -58,10 +58,12 @@ pub(crate) fn integrate(
     mut world: ResMut<CircleCollideWorld>,
     bodies: Query<BodyQuery>,
     ignored: Query<(Entity, &IgnoredCollisions)>,
+    resized: Query<(Entity, Ref<CircleCollider>), Changed<CircleCollider>>,
 ) {
     let start = std::time::Instant::now();
     let world = &mut *world;
     world.sim.config = config.to_step_config();
+    wake_around_resized(world, &resized);
     world.sim.clear_bodies();
     world.entities.clear();
     world.opted_in.clear();
@@ -217,4 +219,32 @@ pub(crate) fn integrate(
     }
     world.sim.integrate(time.delta_secs_f64());
     world.time_phase(0, start);
+}
+
+/// A body whose [`CircleCollider`] the game changed (not just added) wakes, in this
+/// step, the sleeping bodies touching its circle of the last step: grown or shrunk, it
+/// no longer fits what rested on it or against it (its new circle is woken around as a
+/// sleeper's, or as an awake body's, touch). Looks the body up in the last step's list
+/// only when some collider changed.
+fn wake_around_resized(
+    world: &mut CircleCollideWorld,
+    resized: &Query<(Entity, Ref<CircleCollider>), Changed<CircleCollider>>,
+) {
+    let changed: Vec<Entity> = (resized.iter())
+        .filter(|(_, c)| !c.is_added())
+        .map(|(e, _)| e)
+        .collect();
+    if changed.is_empty() {
+        return;
+    }
+    let last: HashMap<Entity, usize> = (world.entities.iter().enumerate())
+        .map(|(i, e)| (*e, i))
+        .collect();
+    for entity in changed {
+        if let Some(&i) = last.get(&entity) {
+            let b = world.sim.bodies();
+            let (place, radius) = (b.position(i), b.radius(i));
+            world.sim.wake_around(place, radius);
+        }
+    }
 }

@@ -19,9 +19,11 @@ use bevy::prelude::*;
 /// the game gives it a [`Velocity`](crate::Velocity) or moves its `Transform` away from
 /// [`position`](Self::position), when the game sets `sleeping` to `false`, or when the
 /// [`CircleCollideConfig`](crate::CircleCollideConfig) changes. It also wakes when a
-/// body it touches leaves: despawned, its `CircleCollider` removed, or (asleep itself)
-/// moved away by the game — so what rested on it falls. Waking compares values,
-/// not change ticks, so a rollback that restores the components re-simulates exactly.
+/// body it touches leaves (despawned, its `CircleCollider` removed, or moved away by the
+/// game, static or asleep) or changes size — so what rested on it falls. Waking compares
+/// values, not change ticks (but for a resized collider), and a step that starts from a
+/// restored [`ContactMemory`](crate::ContactMemory) drops the removals and resizes
+/// before it, so a rollback that restores the components re-simulates exactly.
 ///
 /// ```
 /// # use bevy::prelude::*;

@@ -511,6 +511,31 @@ fn a_sleeping_ball_falls_when_the_ball_under_it_leaves() {
     }
 }
 
+/// The ball under a sleeping stack shrinks (the game changes its `CircleCollider`): both
+/// wake, it drops to the floor and the top ball comes down onto it (asleep, neither
+/// would have moved, the top one resting on a circle that is no longer there).
+#[test]
+fn a_sleeping_stack_settles_lower_when_its_bottom_ball_shrinks() {
+    let mut app = app();
+    gravity_box(&mut app);
+    let (low, high) = stack_of_two(&mut app);
+    for ball in [low, high] {
+        app.world_mut().entity_mut(ball).insert(Restitution(0.0));
+    }
+    steps(&mut app, 150);
+    let sleeping = |app: &App| app.world().resource::<CollisionDiagnostics>().sleeping;
+    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    app.world_mut()
+        .get_mut::<CircleCollider>(low)
+        .unwrap()
+        .radius = 0.25;
+    steps(&mut app, 60);
+    let (l, h) = (pos(&app, low), pos(&app, high));
+    assert!((l.y - 0.25).abs() < 0.01, "the shrunk ball is at {l}");
+    // Stacked straight: 0.25 + 0.25 + 0.5; it may have slid off to the side instead.
+    assert!(h.y < 1.0 + 0.01, "the top ball is at {h}");
+}
+
 /// A ball asleep in a cradle of two static circles falls to the floor when the game
 /// moves the cradle away through `Transform` (a trapdoor), or despawns one side.
 #[test]
