@@ -1,0 +1,153 @@
+//! What wakes a sleeping body through the plugin: a moving kinematic body, and a body
+//! that leaves or changes under it (despawned, collider removed or resized, moved away).
+
+mod common;
+use bevy::prelude::*;
+use bevy_circle_collide::prelude::*;
+use common::*;
+
+/// Bodies asleep after the last step.
+fn sleeping(app: &App) -> usize {
+    app.world().resource::<CollisionDiagnostics>().sleeping
+}
+
+/// Runs `n` steps; the lowest height `body` reached at the end of any of them.
+fn lowest_y(app: &mut App, body: Entity, n: usize) -> f32 {
+    let mut lowest = f32::INFINITY;
+    for _ in 0..n {
+        steps(app, 1);
+        lowest = lowest.min(pos(app, body).y);
+    }
+    lowest
+}
+
+/// A kinematic paddle (`Mass::Static` with a `Velocity`) spawned beside a sleeping stack
+/// and driven into it wakes it and pushes it along the floor, without passing into it.
+#[test]
+fn a_kinematic_paddle_wakes_a_sleeping_stack_and_pushes_it() {
+    let mut app = app();
+    gravity_box(&mut app);
+    let (low, high) = stack_of_two(&mut app);
+    steps(&mut app, 150);
+    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    let start = pos(&app, low);
+    let paddle = spawn(
+        &mut app,
+        Vec2::new(2.0, 0.5),
+        Vec2::new(3.0, 0.0),
+        0.5,
+        Mass::Static,
+    );
+    // 1 s: the paddle reaches the stack after 2 units (0.67 s), then pushes it 1 unit on.
+    let mut deepest: f32 = 0.0;
+    for _ in 0..60 {
+        steps(&mut app, 1);
+        let gap = pos(&app, low).distance(pos(&app, paddle)) - 1.0;
+        deepest = deepest.max(-gap / 0.5);
+    }
+    assert_eq!(sleeping(&app), 0, "the stack woke");
+    let slop = app.world().resource::<CircleCollideConfig>().overlap_slop;
+    assert!(
+        deepest <= 2.0 * slop,
+        "the low ball {deepest} r inside the paddle"
+    );
+    let moved = pos(&app, low).x - start.x;
+    assert!(moved > 0.9, "the low ball was pushed by {moved} (about 1)");
+    assert!(
+        pos(&app, high).y > 0.4,
+        "the top ball is still there: {}",
+        pos(&app, high)
+    );
+}
+
+/// The ball under a sleeping stack leaves — despawned, its collider removed, or moved
+/// away by the game — and the ball it carried wakes and falls to the floor (asleep, it
+/// was held in the air like a static body, at y = 1.5).
+#[test]
+fn a_sleeping_ball_falls_when_the_ball_under_it_leaves() {
+    for how in ["despawn", "remove collider", "move away"] {
+        let mut app = app();
+        gravity_box(&mut app);
+        let (low, high) = stack_of_two(&mut app);
+        steps(&mut app, 150);
+        assert_eq!(sleeping(&app), 2, "{how}: the stack fell asleep");
+        match how {
+            "despawn" => {
+                app.world_mut().despawn(low);
+            }
+            "remove collider" => {
+                app.world_mut().entity_mut(low).remove::<CircleCollider>();
+            }
+            _ => {
+                let mut t = app.world_mut().get_mut::<Transform>(low).unwrap();
+                t.translation.x = 8.0;
+            }
+        }
+        // Falling one diameter takes 0.45 s (then it bounces: restitution 1).
+        let lowest = lowest_y(&mut app, high, 40);
+        assert!(
+            (lowest - 0.5).abs() < 0.01,
+            "{how}: the top ball came down to y = {lowest} only"
+        );
+    }
+}
+
+/// The ball under a sleeping stack shrinks (the game changes its `CircleCollider`): both
+/// wake, it drops to the floor and the top ball comes down onto it (asleep, neither
+/// would have moved, the top one resting on a circle that is no longer there).
+#[test]
+fn a_sleeping_stack_settles_lower_when_its_bottom_ball_shrinks() {
+    let mut app = app();
+    gravity_box(&mut app);
+    let (low, high) = stack_of_two(&mut app);
+    for ball in [low, high] {
+        app.world_mut().entity_mut(ball).insert(Restitution(0.0));
+    }
+    steps(&mut app, 150);
+    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    app.world_mut()
+        .get_mut::<CircleCollider>(low)
+        .unwrap()
+        .radius = 0.25;
+    steps(&mut app, 60);
+    let (l, h) = (pos(&app, low), pos(&app, high));
+    assert!((l.y - 0.25).abs() < 0.01, "the shrunk ball is at {l}");
+    // Stacked straight: 0.25 + 0.25 + 0.5; it may have slid off to the side instead.
+    assert!(h.y < 1.0 + 0.01, "the top ball is at {h}");
+}
+
+/// A ball asleep in a cradle of two static circles falls to the floor when the game
+/// moves the cradle away through `Transform` (a trapdoor), or despawns one side.
+#[test]
+fn a_sleeping_ball_falls_when_the_static_cradle_under_it_is_moved_or_despawned() {
+    for moved in [true, false] {
+        let mut app = app();
+        gravity_box(&mut app);
+        let left = spawn(&mut app, Vec2::new(4.4, 3.0), Vec2::ZERO, 0.5, Mass::Static);
+        let right = spawn(&mut app, Vec2::new(5.6, 3.0), Vec2::ZERO, 0.5, Mass::Static);
+        // Set down off-centre by 0.03, below the cradle's rims (a ball dropped from above
+        // them slides over the far side: frictionless): it settles at (5, 3.8).
+        let ball = spawn(&mut app, Vec2::new(5.03, 3.85), Vec2::ZERO, 0.5, Mass::Auto);
+        for body in [left, right, ball] {
+            // Inelastic (the default restitution 1 would bounce it about for ever).
+            app.world_mut().entity_mut(body).insert(Restitution(0.0));
+        }
+        steps(&mut app, 180);
+        assert_eq!(sleeping(&app), 1, "the ball fell asleep in the cradle");
+        let rest = pos(&app, ball);
+        assert!(rest.y > 3.5, "in the cradle: {rest}");
+        if moved {
+            for side in [left, right] {
+                let mut t = app.world_mut().get_mut::<Transform>(side).unwrap();
+                t.translation.y = 8.5;
+            }
+        } else {
+            app.world_mut().despawn(right);
+        }
+        let lowest = lowest_y(&mut app, ball, 60);
+        assert!(
+            (lowest - 0.5).abs() < 0.01,
+            "moved {moved}: the ball came down to y = {lowest} only"
+        );
+    }
+}
