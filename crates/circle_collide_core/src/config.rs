@@ -179,7 +179,7 @@ pub const DISTURB_FRACTION: f64 = 0.1;
 /// asleep once every body in it has been slow for [`time_to_sleep`](Self::time_to_sleep).
 /// A sleeping body stands still and is simulated as static. It wakes — with its whole
 /// island — when an awake dynamic body or a moving kinematic one (static mass with a
-/// velocity) touches it or will hit it within the step; a body the
+/// velocity or a spin) touches it or will hit it within the step; a body the
 /// caller wakes ([`Simulation::set_velocity`](crate::Simulation::set_velocity),
 /// `set_position`; the plugin does when the game changes its `Transform` or `Velocity`)
 /// wakes the sleeping bodies it touches in the next step.

@@ -76,10 +76,11 @@ impl Simulation {
         any
     }
 
-    /// Lists the moving kinematic bodies (static mass, a velocity; not sensors) into
-    /// `kinematic`; returns whether anything in the world moves: an awake dynamic body,
-    /// a sensor (its pairs with sleeping bodies report overlaps) or a moving kinematic
-    /// body. Called by the broad phase of a world with sleeping bodies.
+    /// Lists the moving kinematic bodies (static mass, a velocity or a spin — a wheel
+    /// drags what it touches; not sensors) into `kinematic`; returns whether anything in
+    /// the world moves: an awake dynamic body, a sensor (its pairs with sleeping bodies
+    /// report overlaps) or a moving kinematic body. Called by the broad phase of a world
+    /// with sleeping bodies.
     pub(crate) fn list_movers(&mut self) -> bool {
         self.kinematic.clear();
         let mut moves = false;
@@ -89,7 +90,7 @@ impl Simulation {
             }
             if h.sensor() || h.inv_mass > 0.0 {
                 moves = true;
-            } else if h.vel != glam::DVec2::ZERO {
+            } else if h.vel != glam::DVec2::ZERO || self.bodies.spin[i].omega != 0.0 {
                 self.kinematic.push(i as u32);
                 moves = true;
             }

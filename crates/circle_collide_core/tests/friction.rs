@@ -365,3 +365,42 @@ fn a_spinning_static_wheel_drags_what_hits_it() {
     // The wheel is kinematic: its spin and place do not change.
     assert_eq!(state(&sim, 0), (DVec2::ZERO, omega));
 }
+
+/// A rough ball asleep in a cradle of two rough static wheels wakes when the wheels start
+/// to turn (`set_angular_velocity`), and turns with them like a gear between two gears
+/// (both clockwise: it spins counter-clockwise, in place). A spinning static body drags
+/// what it touches, asleep or not: a pair of two infinite masses is never a candidate
+/// pair, so before spinning static bodies woke sleepers the ball stayed still.
+#[test]
+fn a_ball_asleep_on_two_wheels_wakes_and_turns_when_they_turn() {
+    let config = StepConfig {
+        gravity: G,
+        ..StepConfig::default()
+    };
+    let wheel = |x: f64| {
+        BodyDesc::new(DVec2::new(x, 3.0), 0.5, f64::INFINITY)
+            .with_friction(0.5)
+            .with_restitution(0.0)
+    };
+    let ball = BodyDesc::new(DVec2::new(5.03, 3.85), 0.5, 1.0)
+        .with_friction(0.5)
+        .with_restitution(0.0);
+    let mut sim = sim_with(&[wheel(4.4), wheel(5.6), ball], config);
+    for _ in 0..240 {
+        sim.step(scenes::DT);
+    }
+    assert_eq!(
+        sim.stats().sleeping,
+        1,
+        "the ball fell asleep on the wheels"
+    );
+    sim.set_angular_velocity(0, -4.0);
+    sim.set_angular_velocity(1, -4.0);
+    for _ in 0..30 {
+        sim.step(scenes::DT);
+    }
+    assert_eq!(sim.stats().sleeping, 0, "the ball woke");
+    // Rolling without slip on both wheels (equal radii): ω = +4.
+    let spin = sim.bodies().angular_velocity(2);
+    assert!((spin - 4.0).abs() < 0.5, "the ball turns at {spin} rad/s");
+}
