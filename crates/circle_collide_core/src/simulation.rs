@@ -101,8 +101,8 @@ pub struct Simulation {
     /// awake) and rest times.
     pub(crate) woken: Vec<u32>,
     pub(crate) woken_near: Vec<u32>,
-    /// The moving kinematic bodies (static mass, a velocity) of a world with sleeping
-    /// bodies, listed by the broad phase: they wake the sleeping bodies they reach.
+    /// The moving kinematic bodies (static mass, a velocity or a spin) of a world with
+    /// sleeping bodies, listed by the broad phase: they wake the sleeping bodies they reach.
     pub(crate) kinematic: Vec<u32>,
     /// Circles `(centre, radius)` whose sleeping neighbours wake at the next broad phase:
     /// places of bodies the caller removed or moved ([`wake_around`](Self::wake_around)).

@@ -100,10 +100,10 @@ impl Simulation {
 
     /// Wakes the sleeping bodies touching (within the slop) a circle the caller vacated
     /// ([`wake_around`](Simulation::wake_around)), or all of them if the level changed,
-    /// and empties the list. Each sleeping
-    /// body looks up the circles near it in x (sorted), so many vacated places cost
-    /// `O((n + k) log k)`, not `n · k`. The woken bodies wake their islands through the
-    /// broad phase ([`wake_touched`](Self::wake_touched)).
+    /// and empties the list. Each sleeping body looks up the circles near it in x
+    /// (sorted), so many vacated places cost `O((n + k) log k)`, not `n · k`. The woken
+    /// bodies wake their islands through the broad phase
+    /// ([`wake_touched`](Self::wake_touched)).
     pub(crate) fn wake_vacated(&mut self) {
         let mut vacated = std::mem::take(&mut self.vacated);
         let everyone = std::mem::take(&mut self.level_changed);
