@@ -200,6 +200,59 @@ fn restoring_the_components_and_the_contact_memory_resimulates_bit_for_bit() {
     );
 }
 
+/// A rollback to a moment when part of a pile slept: it despawns a ball the game had
+/// spawned on the pile after that moment and rewrites every collider (as a snapshot
+/// restore does, marking them changed). Neither may wake a sleeper — the despawn and the
+/// "resize" belong to the abandoned future — so the re-simulation matches the first run
+/// bit for bit; without the restored contact memory the same despawn wakes the pile.
+#[test]
+fn a_rollback_that_despawns_a_later_body_wakes_nobody() {
+    let scene = scenes::pile(400);
+    let mut app = app();
+    let ids = spawn_scene(&mut app, &scene);
+    steps(&mut app, 600);
+    let sleeping = app.world().resource::<CollisionDiagnostics>().sleeping;
+    assert!(sleeping > 100, "{sleeping} bodies asleep");
+    let saved = save(&app, &ids);
+    let memory = app.world().resource::<ContactMemory>().clone();
+    let colliders: Vec<CircleCollider> = (ids.iter())
+        .map(|&e| *app.world().get::<CircleCollider>(e).unwrap())
+        .collect();
+    steps(&mut app, 60);
+    let first = state(&app, &ids);
+    // The game drops a ball onto the highest sleeper (on top of it, touching).
+    let top = (ids.iter().copied())
+        .filter(|&e| app.world().get::<SleepState>(e).unwrap().sleeping)
+        .max_by(|&a, &b| pos(&app, a).y.total_cmp(&pos(&app, b).y))
+        .unwrap();
+    let r = colliders[0].radius;
+    let above = pos(&app, top) + Vec2::new(0.0, 2.0 * r);
+    let rollback = |app: &mut App, memory: ContactMemory| {
+        let ball = spawn(app, above, Vec2::ZERO, r, Mass::Auto);
+        // Roll back: the ball did not exist then.
+        app.world_mut().despawn(ball);
+        for (&e, c) in ids.iter().zip(&colliders) {
+            *app.world_mut().get_mut::<CircleCollider>(e).unwrap() = *c;
+        }
+        restore(app, &ids, &saved, memory, true);
+        steps(app, 60);
+    };
+    rollback(&mut app, memory.clone());
+    assert_eq!(state(&app, &ids), first, "re-simulation differs");
+    // The same spawn and despawn without a rollback wake the sleepers under the ball:
+    // the cancel above is what kept them asleep.
+    let asleep_before = app.world().resource::<CollisionDiagnostics>().sleeping;
+    let at = pos(&app, top) + Vec2::new(0.0, 2.0 * r);
+    let ball = spawn(&mut app, at, Vec2::ZERO, r, Mass::Auto);
+    app.world_mut().despawn(ball);
+    steps(&mut app, 1);
+    let asleep_after = app.world().resource::<CollisionDiagnostics>().sleeping;
+    assert!(
+        asleep_after < asleep_before,
+        "the despawn woke nobody: {asleep_before} → {asleep_after} asleep"
+    );
+}
+
 #[test]
 fn the_contact_memory_round_trips_through_ron() {
     let scene = scenes::pile(200);
