@@ -43,7 +43,6 @@ impl Simulation {
         let resting_speed = (self.config).resting_speed_for(self.dt, self.min_radius);
         let disturb = DISTURB_FRACTION * self.sleep_speed();
         let b = &self.bodies;
-        let slop = self.config.overlap_slop;
         for &(i, j) in &self.pairs {
             let (i, j) = (i as usize, j as usize);
             let (sleeper, other) = match (b.hot[i].sleeping(), b.hot[j].sleeping()) {
@@ -54,14 +53,8 @@ impl Simulation {
             if b.hot[other].inv_mass == 0.0 || b.sensor_pair(i, j) {
                 continue; // kinematic bodies wake below; static bodies and sensors never do
             }
-            let (s, o) = (&b.hot[sleeper], &b.hot[other]);
-            let touching = within_slop(b, sleeper, other, slop);
-            let impact = if touching {
-                whole || o.vel.dot((s.pos - o.pos).normalize_or_zero()) > resting_speed
-            } else {
-                b.time_of_impact(sleeper, other, 0.0, self.dt).is_some()
-            };
-            if impact {
+            let o = &b.hot[other];
+            if self.wakes_island(sleeper, other, whole, resting_speed) {
                 woken.push(sleeper as u32);
             } else if !whole && (b.rest_time[other] == 0.0 || o.vel.length() > disturb) {
                 near.push(sleeper as u32);
@@ -74,6 +67,19 @@ impl Simulation {
         self.woken = woken;
         self.woken_near = near;
         any
+    }
+
+    /// Whether moving body `other` wakes the island of `sleeper`: it will hit it within
+    /// the step, or touches it (within the slop) — by neighbourhood only when closing
+    /// faster than `resting_speed` (an impact must travel through every body it reaches).
+    fn wakes_island(&self, sleeper: usize, other: usize, whole: bool, resting_speed: f64) -> bool {
+        let b = &self.bodies;
+        if within_slop(b, sleeper, other, self.config.overlap_slop) {
+            let (s, o) = (&b.hot[sleeper], &b.hot[other]);
+            whole || o.vel.dot((s.pos - o.pos).normalize_or_zero()) > resting_speed
+        } else {
+            b.time_of_impact(sleeper, other, 0.0, self.dt).is_some()
+        }
     }
 
     /// Lists the moving kinematic bodies (static mass, a velocity or a spin — a wheel
@@ -145,7 +151,7 @@ impl Simulation {
     fn wake_by_kinematic(&self, woken: &mut Vec<u32>, near: &mut Vec<u32>) {
         let whole = !self.config.sleep.by_neighbourhood;
         let resting_speed = (self.config).resting_speed_for(self.dt, self.min_radius);
-        let (b, slop) = (&self.bodies, self.config.overlap_slop);
+        let b = &self.bodies;
         for &k in &self.kinematic {
             let k = k as usize;
             self.grid.query(b, k, false, |s| {
@@ -155,13 +161,7 @@ impl Simulation {
                 {
                     return;
                 }
-                let impact = if within_slop(b, s, k, slop) {
-                    let towards = (b.hot[s].pos - b.hot[k].pos).normalize_or_zero();
-                    whole || b.hot[k].vel.dot(towards) > resting_speed
-                } else {
-                    b.time_of_impact(s, k, 0.0, self.dt).is_some()
-                };
-                if impact {
+                if self.wakes_island(s, k, whole, resting_speed) {
                     woken.push(s as u32);
                 } else if !whole {
                     near.push(s as u32);

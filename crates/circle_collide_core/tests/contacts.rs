@@ -247,6 +247,23 @@ fn a_sleeping_pile_wakes_when_a_ball_lands_on_it_and_sleeps_again() {
     }
 }
 
+/// The sleeping piles the waking tests start from: (jitter, by whole islands) — the
+/// lattice and the jittered pile, and the jittered one sleeping by neighbourhood.
+const WAKING_PILES: [(f64, bool); 3] = [
+    (0.0, true),
+    (0.02 * scenes::RADIUS, true),
+    (0.02 * scenes::RADIUS, false),
+];
+
+/// [`sleeping_pile`] of `jitter`, sleeping by whole islands if `whole` (else by
+/// neighbourhood), and where its bodies rest.
+fn asleep(jitter: f64, whole: bool) -> (Simulation, Vec<DVec2>) {
+    let (mut sim, _) = sleeping_pile(jitter);
+    sim.config.sleep.by_neighbourhood = !whole;
+    let rest = sim.bodies().positions().collect();
+    (sim, rest)
+}
+
 /// A kinematic paddle (static mass, moving at 3 units/s) driven along the floor into a
 /// sleeping pile wakes what it reaches and pushes it, by whole islands and by
 /// neighbourhood: no body is ever left inside the paddle beyond twice the slop (a pair
@@ -257,14 +274,8 @@ fn a_sleeping_pile_wakes_when_a_ball_lands_on_it_and_sleeps_again() {
 /// kinematic body wins a squeeze.
 #[test]
 fn a_kinematic_paddle_driven_into_a_sleeping_pile_wakes_it_and_pushes_it() {
-    for (jitter, whole) in [
-        (0.0, true),
-        (0.02 * scenes::RADIUS, true),
-        (0.02 * scenes::RADIUS, false),
-    ] {
-        let (mut sim, _) = sleeping_pile(jitter);
-        sim.config.sleep.by_neighbourhood = !whole;
-        let rest: Vec<DVec2> = sim.bodies().positions().collect();
+    for (jitter, whole) in WAKING_PILES {
+        let (mut sim, rest) = asleep(jitter, whole);
         let left = rest.iter().map(|p| p.x).fold(f64::INFINITY, f64::min);
         let floor = rest.iter().map(|p| p.y).fold(f64::INFINITY, f64::min);
         let paddle = BodyDesc::new(DVec2::new(left - 3.0, floor), scenes::RADIUS, f64::INFINITY)
@@ -301,14 +312,8 @@ fn a_kinematic_paddle_driven_into_a_sleeping_pile_wakes_it_and_pushes_it() {
 /// neighbourhood the bodies around the gap wake and rearrange.
 #[test]
 fn a_body_taken_from_under_a_sleeping_pile_lets_what_it_carried_fall() {
-    for (jitter, whole) in [
-        (0.0, true),
-        (0.02 * scenes::RADIUS, true),
-        (0.02 * scenes::RADIUS, false),
-    ] {
-        let (mut sim, _) = sleeping_pile(jitter);
-        sim.config.sleep.by_neighbourhood = !whole;
-        let rest: Vec<DVec2> = sim.bodies().positions().collect();
+    for (jitter, whole) in WAKING_PILES {
+        let (mut sim, rest) = asleep(jitter, whole);
         let right = rest.iter().map(|p| p.x).fold(f64::NEG_INFINITY, f64::max);
         // The lowest body of the column nearest the middle, and the one resting on it.
         let middle = rest.iter().map(|p| p.x).sum::<f64>() / rest.len() as f64;
