@@ -271,7 +271,7 @@ impl Colours {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{RowBody, team::Two};
     use super::*;
     use crate::parallel::{Executor, ExecutorHandle, Serial};
@@ -280,8 +280,8 @@ mod tests {
     /// A triangular lattice `wide` bodies wide and `high` rows high standing on a floor
     /// between two walls (all slot 0), each body resting on the two below it (a small gap
     /// sideways, as in a jittered pile), every body moving down at 0.95–1.05 units/s:
-    /// the passes must bring every body to rest.
-    fn stack(wide: usize, high: usize) -> ContactRows {
+    /// the passes must bring every body to rest. (Coloured, with no impulse yet.)
+    pub(in crate::contact_rows) fn stack(wide: usize, high: usize) -> ContactRows {
         let mut rows = ContactRows::default();
         rows.bodies.push(RowBody::default());
         let slot = |x: usize, y: usize| (1 + y * wide + x) as u32;

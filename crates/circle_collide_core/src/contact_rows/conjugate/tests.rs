@@ -1,0 +1,178 @@
+//! Tests of the conjugate-gradient correction.
+
+use super::super::{Row, RowBody};
+use super::*;
+
+/// A column of 20 unit masses moving into a wall at 1 unit/s: the exact answer is
+/// every body at rest (a chain of 20 rows, which Gauss–Seidel takes ~20 passes to
+/// cross once); conjugate gradients reach it (exactly, in as many iterations as
+/// rows, but for rounding).
+#[test]
+fn column_against_a_wall_stops_exactly() {
+    let n = 20;
+    let mut rows = ContactRows::default();
+    rows.bodies.push(RowBody::default());
+    for _ in 0..n {
+        rows.bodies.push(RowBody {
+            vel: DVec2::new(-1.0, 0.0),
+            inv_mass: 1.0,
+            omega: 0.0,
+        });
+    }
+    // Wall (slot 0) left of body 1; body k left of body k + 1: normal from a to b is +x.
+    for k in 0..n {
+        let w = if k == 0 { 1.0 } else { 2.0 };
+        rows.rows.push(Row {
+            a: k as u32,
+            b: k as u32 + 1,
+            normal: DVec2::X,
+            allowed: 0.0,
+            acc: 1e-9,
+            inv_w: 1.0 / w,
+        });
+    }
+    let done = rows.conjugate_gradient(100, 1e-9);
+    for b in &rows.bodies[1..] {
+        assert!(b.vel.length() < 1e-6, "{:?} after {done}", b.vel);
+    }
+}
+
+/// The column of [`column_against_a_wall_stops_exactly`] held off the wall by a gap
+/// contact that allows closing at 0.25 units/s: conjugate gradients and plain
+/// Gauss–Seidel passes both end with every body moving into the wall at exactly that
+/// speed (no row between bodies closing), and a gap row allowing more than the column
+/// closes takes no impulse at all.
+#[test]
+fn gap_row_allows_its_closing_speed() {
+    let column = |allowed: f64| {
+        let mut rows = ContactRows::default();
+        rows.bodies.push(RowBody::default());
+        for k in 0..20 {
+            rows.bodies.push(RowBody {
+                vel: DVec2::new(-1.0, 0.0),
+                inv_mass: 1.0,
+                omega: 0.0,
+            });
+            let w: f64 = if k == 0 { 1.0 } else { 2.0 };
+            rows.rows.push(Row {
+                a: k,
+                b: k + 1,
+                normal: DVec2::X,
+                allowed: if k == 0 { allowed } else { 0.0 },
+                // Every row in the conjugate gradients' active set.
+                acc: 1e-9,
+                inv_w: 1.0 / w,
+            });
+        }
+        rows
+    };
+    let mut cg = column(0.25);
+    cg.conjugate_gradient(100, 1e-12);
+    let mut gs = column(0.25);
+    gs.passes(2000, 1.0);
+    for rows in [&cg, &gs] {
+        for b in &rows.bodies[1..] {
+            assert!(
+                (b.vel.x + 0.25).abs() < 1e-5 && b.vel.y == 0.0,
+                "{:?}",
+                b.vel
+            );
+        }
+    }
+    let mut free = column(1.5);
+    free.rows.iter_mut().for_each(|r| r.acc = 0.0);
+    free.passes(50, 1.0);
+    assert!(free.rows.iter().all(|r| r.acc == 0.0));
+    assert!((free.bodies[1..].iter()).all(|b| (b.vel.x + 1.0).abs() < 1e-8));
+}
+
+/// A triangular lattice of 144 bodies with random velocities and every neighbour
+/// pair a row (about 3 rows per body against 2 degrees of freedom: a singular,
+/// consistent system): no row closes or opens afterwards.
+#[test]
+fn redundant_lattice_stops_closing() {
+    let side = 12;
+    let mut rows = ContactRows::default();
+    rows.bodies.push(RowBody::default());
+    let mut pos = Vec::new();
+    let mut seed = 7u64;
+    let mut rnd = || crate::scenes::SplitMix64::next_f64(&mut seed) - 0.5;
+    for y in 0..side {
+        for x in 0..side {
+            let p = DVec2::new(x as f64 + 0.5 * (y % 2) as f64, y as f64 * 0.866);
+            pos.push(p);
+            rows.bodies.push(RowBody {
+                vel: DVec2::new(rnd(), rnd()),
+                inv_mass: 1.0,
+                omega: 0.0,
+            });
+        }
+    }
+    for i in 0..pos.len() {
+        for j in i + 1..pos.len() {
+            let d = pos[j] - pos[i];
+            if d.length() < 1.01 {
+                rows.rows.push(Row {
+                    a: i as u32 + 1,
+                    b: j as u32 + 1,
+                    normal: d.normalize(),
+                    allowed: 0.0,
+                    acc: 1.0,
+                    inv_w: 0.5,
+                });
+            }
+        }
+    }
+    let done = rows.conjugate_gradient(400, 1e-9);
+    let worst = (rows.rows.iter())
+        .map(|r| {
+            (rows.bodies[r.a as usize].vel - rows.bodies[r.b as usize].vel)
+                .dot(r.normal)
+                .abs()
+        })
+        .fold(0.0, f64::max);
+    assert!(
+        worst < 1e-6,
+        "{worst} after {done} of {} rows",
+        rows.rows.len()
+    );
+}
+
+/// The stack of the coloured passes' tests, 120 bodies wide and 80 high, every body
+/// falling at 0.95–1.05 units/s (19,000 rows: a large solve, cut into parts and blocks):
+/// on two threads 200 iterations give the same bits as on one, and take at least nine
+/// tenths of the largest closing speed away (80 layers: 50 iterations take a quarter).
+#[test]
+fn large_solve_is_the_same_on_two_threads() {
+    use crate::parallel::{Executor, ExecutorHandle, Serial};
+    use std::sync::Arc;
+    let mut rows = super::super::coloured::tests::stack(120, 80);
+    // Every row in the active set.
+    rows.rows.iter_mut().for_each(|r| r.acc = 1e-9);
+    assert!(rows.rows.len() >= PARALLEL_MIN_ROWS);
+    let closing = |r: &ContactRows| {
+        (r.rows.iter())
+            .map(|row| r.closing(row))
+            .fold(0.0f64, f64::max)
+    };
+    let before = closing(&rows);
+    let run = |executor: Arc<dyn Executor>| {
+        let mut r = rows.clone();
+        r.set_executor(&ExecutorHandle {
+            executor,
+            min_bodies: 0,
+        });
+        let done = r.conjugate_gradient(200, 0.0);
+        let bits: Vec<u64> = (r.bodies.iter())
+            .flat_map(|b| [b.vel.x.to_bits(), b.vel.y.to_bits()])
+            .chain(r.rows.iter().map(|row| row.acc.to_bits()))
+            .collect();
+        (done, bits, closing(&r))
+    };
+    let (done, one, after) = run(Arc::new(Serial));
+    let (done_two, two, _) = run(Arc::new(super::super::team::Two));
+    assert_eq!(done, 200);
+    assert_eq!(done_two, done);
+    assert!(one == two, "the two runs differ");
+    assert!(after < 0.1 * before, "closing {before} → {after}");
+}
