@@ -91,8 +91,9 @@ pub struct Simulation {
     pub(crate) landed: Vec<u32>,
     /// Scratch of the contact solver's groups of touching bodies (which are held up).
     pub(crate) groups: crate::groups::Groups,
-    /// Scratch of the shock pass: (height, body, contact) of each support.
-    pub(crate) shock_order: Vec<(f64, u32, u32)>,
+    /// Scratch of the shock pass: (height as an ordered integer key, body, contact) of each
+    /// support.
+    pub(crate) shock_order: Vec<(u64, u32, u32)>,
     /// Smallest radius of a dynamic, non-sensor body this step (scales the default
     /// resting speed); infinite if there is none.
     pub(crate) min_radius: f64,
