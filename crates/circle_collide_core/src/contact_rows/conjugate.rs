@@ -125,32 +125,23 @@ impl ContactRows {
             let closing = self.closing(row);
             if row.inv_w > 0.0 && (row.acc > 0.0 || closing > 0.0) {
                 if cg.index.len().is_multiple_of(UNIT) {
-                    if used == cg.blocks.len() {
-                        cg.blocks.push(Mutex::default());
-                    }
-                    let b = cg.blocks[used]
-                        .get_mut()
-                        .unwrap_or_else(PoisonError::into_inner);
-                    for v in [&mut b.inv_w, &mut b.x, &mut b.r, &mut b.z, &mut b.p] {
-                        v.clear();
-                    }
-                    b.rows.clear();
+                    cg.start_block(used);
                     used += 1;
                 }
                 let b = cg.blocks[used - 1]
                     .get_mut()
                     .unwrap_or_else(PoisonError::into_inner);
-                b.rows.push(CgRow {
-                    a: row.a,
-                    b: row.b,
-                    normal: row.normal,
-                });
                 let z = closing * row.inv_w;
-                b.inv_w.push(row.inv_w);
-                b.x.push(0.0);
-                b.r.push(closing);
-                b.z.push(z);
-                b.p.push(0.0);
+                b.push(
+                    CgRow {
+                        a: row.a,
+                        b: row.b,
+                        normal: row.normal,
+                    },
+                    row.inv_w,
+                    closing,
+                    z,
+                );
                 rz += closing * z;
                 largest = largest.max(closing.abs());
                 cg.index.push(k as u32);
@@ -181,6 +172,20 @@ impl ContactRows {
 }
 
 impl Conjugate {
+    /// Makes block `k` the next to fill, empty (a new block if there are only `k`).
+    fn start_block(&mut self, k: usize) {
+        if k == self.blocks.len() {
+            self.blocks.push(Mutex::default());
+        }
+        let b = self.blocks[k]
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        b.rows.clear();
+        for v in [&mut b.inv_w, &mut b.x, &mut b.r, &mut b.z, &mut b.p] {
+            v.clear();
+        }
+    }
+
     /// Runs at most `periods` iterations from `r·z` = `rz` and the largest residual
     /// `largest`, stopping once no residual exceeds `tolerance` or a direction takes
     /// nothing away (or is not finite). Returns the iterations completed.
@@ -324,6 +329,17 @@ impl Conjugate {
 }
 
 impl Block {
+    /// Adds an active row with its preconditioner, residual and preconditioned residual
+    /// (no impulse yet, no search direction).
+    fn push(&mut self, row: CgRow, inv_w: f64, r: f64, z: f64) {
+        self.rows.push(row);
+        self.inv_w.push(inv_w);
+        self.x.push(0.0);
+        self.r.push(r);
+        self.z.push(z);
+        self.p.push(0.0);
+    }
+
     /// [`Conjugate::take_away`] on this block, each slot's velocity change read by `dv`.
     #[inline(always)]
     fn take_away(&mut self, dv: impl Fn(usize) -> DVec2) -> f64 {
