@@ -868,7 +868,7 @@ impl Simulation {
                 b
             };
             if hot[upper].inv_mass > 0.0 {
-                let height = total_order_key(up.dot(hot[upper].pos));
+                let height = crate::order::ordered(up.dot(hot[upper].pos));
                 order.push((height, upper as u32, k as u32));
             }
         }
@@ -1049,37 +1049,5 @@ fn static_partner(code: u32) -> Partner {
     match code_segment(code) {
         Some(s) => Partner::Segment(s as u32),
         None => Partner::Wall(code_wall(code).expect("a wall code")),
-    }
-}
-
-/// An integer key that orders as [`f64::total_cmp`] orders `x`: its bits with the sign
-/// bit flipped, all bits flipped for a negative `x`.
-#[inline]
-fn total_order_key(x: f64) -> u64 {
-    let bits = x.to_bits();
-    if bits >> 63 == 1 {
-        !bits
-    } else {
-        bits | 1 << 63
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::total_order_key;
-
-    /// The shock pass's integer height keys sort as `f64::total_cmp` sorts the heights
-    /// (negative, zero of both signs, subnormal, large).
-    #[test]
-    fn height_keys_order_as_total_cmp() {
-        let mut heights = vec![
-            3.5, -2.0, 0.0, -0.0, 1e-310, -1e-310, 1e300, -1e300, 0.25, -0.25, 7.0, -7.5,
-        ];
-        let mut keys: Vec<u64> = heights.iter().map(|&h| total_order_key(h)).collect();
-        heights.sort_by(f64::total_cmp);
-        keys.sort_unstable();
-        let back: Vec<u64> = heights.iter().map(|&h| total_order_key(h)).collect();
-        assert_eq!(keys, back);
-        assert!(total_order_key(-0.0) < total_order_key(0.0));
     }
 }

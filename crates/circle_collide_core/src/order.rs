@@ -144,8 +144,9 @@ fn insertion_sort_within(row: &mut [u128], budget: usize) -> bool {
     true
 }
 
-/// The bits of `x` mapped so that unsigned order is `f64::total_cmp`'s order.
-fn ordered(x: f64) -> u64 {
+/// The bits of `x` mapped so that unsigned order is `f64::total_cmp`'s order (also the
+/// shock pass's height keys): the sign bit flipped, all bits flipped for a negative `x`.
+pub(crate) fn ordered(x: f64) -> u64 {
     let bits = x.to_bits();
     if bits >> 63 == 1 {
         !bits
@@ -158,6 +159,21 @@ fn ordered(x: f64) -> u64 {
 mod tests {
     use super::*;
     use glam::DVec2;
+
+    /// The integer keys sort as `f64::total_cmp` sorts the values (negative, zero of both
+    /// signs, subnormal, large).
+    #[test]
+    fn ordered_keys_sort_as_total_cmp() {
+        let mut values = vec![
+            3.5, -2.0, 0.0, -0.0, 1e-310, -1e-310, 1e300, -1e300, 0.25, -0.25, 7.0, -7.5,
+        ];
+        let mut keys: Vec<u64> = values.iter().map(|&v| ordered(v)).collect();
+        values.sort_by(f64::total_cmp);
+        keys.sort_unstable();
+        let back: Vec<u64> = values.iter().map(|&v| ordered(v)).collect();
+        assert_eq!(keys, back);
+        assert!(ordered(-0.0) < ordered(0.0));
+    }
 
     /// The order the documentation gives, by one sort of the whole tuple.
     /// A body whose row is NaN goes in the lowest row.
