@@ -8,21 +8,21 @@
 //! gradients; the impulses found are then clamped at zero (a contact only pushes) and
 //! the Gauss–Seidel passes that follow settle the inequalities.
 //!
-//! An iteration is three sweeps, each of independent units of work: the rows, in
-//! [`PARTS`] parts, add up the velocity change of the search direction (each part into an
-//! array of its own), every row then reads how much closing speed that takes away, and
-//! every row updates its impulse and residual. A solve of [`PARALLEL_MIN_ROWS`] rows
+//! An iteration is three sweeps: the rows add up the velocity change of the search
+//! direction (one unit), then each block of rows reads how much closing speed that takes
+//! away, then each block updates its impulses and residuals (independent units). A solve of [`PARALLEL_MIN_ROWS`] rows
 //! or more runs them on the executor's threads ([`team::run_groups`], one call for all
 //! iterations). The units are fixed blocks of [`UNIT`] rows (each behind a lock of its
 //! own, taken by one unit at a time, so the sweeps are plain loops) and the sums of an
 //! iteration are added block by block in block order, so the result is the same, bit for
 //! bit, on any number of threads.
 //!
-//! Measured (2026-11-27, a stack of 20,781 rows, 50 iterations, six runs each): the
-//! single serial loop this replaced 10.0–10.7 ms; now 7.4–8.7 ms on two threads and
-//! 12.2–13.3 ms on one (the two parts' arrays cost the serial sweep a second read per
-//! body). Through the plugin on two threads: steered crowd of 10,000, late-half medians
-//! 30.9 / 32.2 → 29.9 / 28.2 ms (alternated, on a loaded machine).
+//! Measured (2026-11-27, a stack of 20,781 rows, 50 iterations, six runs each, one
+//! process): the single serial loop this replaced 10.0–10.7 ms; now 7.2–8.1 ms on two
+//! threads and 7.6–9.0 ms on one (the blocks keep each row's values together). A first
+//! version cut the rows into two parts for the first sweep, each adding into an array of
+//! its own: 7.6–9.5 ms on two threads and 10.5–11.9 on one (the second array cost the
+//! next sweep a second read per body, more than the parallel sweep gained).
 
 use super::{ContactRows, team};
 use crate::parallel::{Executor, Serial};
@@ -41,11 +41,6 @@ pub(super) const PARALLEL_MIN_ROWS: usize = 8192;
 
 /// Rows per block (the unit of work of the sweeps over rows).
 const UNIT: usize = 1024;
-
-/// A solve of [`PARALLEL_MIN_ROWS`] rows or more cuts its blocks into this many parts
-/// for the sweep that adds up the velocity change of each body (a smaller one keeps them
-/// whole: a second part's array costs the sweep after it a second read per body).
-const PARTS: usize = 2;
 
 /// An active row as the iterations see it (24 bytes: the sweeps stream these, and the
 /// inverse masses and preconditioner live in their own arrays).
@@ -78,10 +73,8 @@ pub(crate) struct Conjugate {
     index: Vec<u32>,
     /// Inverse mass per slot.
     w: Vec<f64>,
-    /// Per part of the blocks: velocity change per slot of its rows' search direction.
-    dv: [RwLock<Vec<DVec2>>; PARTS],
-    /// How many parts the blocks are cut into: [`PARTS`], or 1 (a small solve).
-    parts: usize,
+    /// Velocity change per slot of the search direction's impulses.
+    dv: RwLock<Vec<DVec2>>,
     /// Per iteration and block: the block's share of `p·Ap`, of the next `r·z`, and its
     /// largest residual.
     pq: Vec<AtomicU64>,
@@ -150,9 +143,7 @@ impl ContactRows {
         cg.blocks.truncate(used);
         cg.w.clear();
         cg.w.extend(self.bodies.iter().map(|b| b.inv_mass));
-        let large = cg.index.len() >= PARALLEL_MIN_ROWS;
-        cg.parts = if large { PARTS } else { 1 };
-        let executor: std::sync::Arc<dyn Executor> = if large {
+        let executor: std::sync::Arc<dyn Executor> = if cg.index.len() >= PARALLEL_MIN_ROWS {
             self.executor.executor.clone()
         } else {
             std::sync::Arc::new(Serial)
@@ -206,11 +197,9 @@ impl Conjugate {
             v.resize_with(periods * blocks, || AtomicU64::new(0));
         }
         let slots = self.w.len();
-        for dv in &mut self.dv[..self.parts] {
-            let dv = dv.get_mut().unwrap_or_else(PoisonError::into_inner);
-            dv.clear();
-            dv.resize(slots, DVec2::ZERO);
-        }
+        let dv = self.dv.get_mut().unwrap_or_else(PoisonError::into_inner);
+        dv.clear();
+        dv.resize(slots, DVec2::ZERO);
         let this = &*self;
         // `r·z` and the largest residual at the start of iteration `k`.
         let rz_at = |k: usize| {
@@ -241,7 +230,7 @@ impl Conjugate {
             _ => true,
         };
         let work = |k: usize, sweep: usize, unit: usize| match sweep {
-            0 => this.scatter(unit, beta_at(k)),
+            0 => this.scatter(beta_at(k)),
             1 => set(&this.pq[k * blocks + unit], this.take_away(unit)),
             _ => {
                 let (next, largest) = this.update(unit, rz_at(k) / pq_at(k));
@@ -249,25 +238,21 @@ impl Conjugate {
                 set(&this.largest[k * blocks + unit], largest);
             }
         };
-        let groups = [self.parts, blocks, blocks];
+        let groups = [1, blocks, blocks];
         match team::run_groups(executor, &groups, periods, &gate, &work) {
             None => periods,
             Some((k, _)) => k,
         }
     }
 
-    /// Sweep 1, over the blocks of part `part` (of [`parts`](Self::parts)): stores each row's new search
-    /// direction `z + beta p` and adds the velocity change its impulse makes to the part's
-    /// array.
-    fn scatter(&self, part: usize, beta: f64) {
-        let mut dv = self.dv[part]
-            .write()
-            .unwrap_or_else(PoisonError::into_inner);
+    /// Sweep 1, over every row: stores each row's new search direction `z + beta p` and
+    /// adds the velocity change its impulse makes.
+    fn scatter(&self, beta: f64) {
+        let mut dv = self.dv.write().unwrap_or_else(PoisonError::into_inner);
         dv.fill(DVec2::ZERO);
         let slots = dv.len();
         let (dv, w) = (&mut dv[..], &self.w[..slots]);
-        let (n, parts) = (self.blocks.len(), self.parts);
-        for block in &self.blocks[n * part / parts..n * (part + 1) / parts] {
+        for block in &self.blocks {
             let block = &mut *lock(block);
             let len = block.rows.len();
             let (rows, z, p) = (&block.rows[..len], &block.z[..len], &mut block.p[..len]);
@@ -286,17 +271,8 @@ impl Conjugate {
     /// Sweep 2, over the rows of block `unit`: the closing speed the search direction
     /// takes away (`A p`, kept in `z` meanwhile); returns the block's share of `p·Ap`.
     fn take_away(&self, unit: usize) -> f64 {
-        let read = |k: usize| self.dv[k].read().unwrap_or_else(PoisonError::into_inner);
-        let block = &mut *lock(&self.blocks[unit]);
-        if self.parts == 1 {
-            let d = read(0);
-            block.take_away(|s| d[s])
-        } else {
-            let (d0, d1) = (read(0), read(1));
-            let slots = d0.len().min(d1.len());
-            let (d0, d1) = (&d0[..slots], &d1[..slots]);
-            block.take_away(|s| d0[s] + d1[s])
-        }
+        let dv = self.dv.read().unwrap_or_else(PoisonError::into_inner);
+        lock(&self.blocks[unit]).take_away(&dv)
     }
 
     /// Sweep 3, over the rows of block `unit`: the step `alpha` along the search
@@ -340,15 +316,14 @@ impl Block {
         self.p.push(0.0);
     }
 
-    /// [`Conjugate::take_away`] on this block, each slot's velocity change read by `dv`.
-    #[inline(always)]
-    fn take_away(&mut self, dv: impl Fn(usize) -> DVec2) -> f64 {
+    /// [`Conjugate::take_away`] on this block, with each slot's velocity change `dv`.
+    fn take_away(&mut self, dv: &[DVec2]) -> f64 {
         let len = self.rows.len();
         let (rows, z, p) = (&self.rows[..len], &mut self.z[..len], &self.p[..len]);
         let mut pq = 0.0;
         for s in 0..len {
             let row = rows[s];
-            let q = (dv(row.b as usize) - dv(row.a as usize)).dot(row.normal);
+            let q = (dv[row.b as usize] - dv[row.a as usize]).dot(row.normal);
             z[s] = q;
             pq += p[s] * q;
         }

@@ -139,7 +139,7 @@ fn redundant_lattice_stops_closing() {
 }
 
 /// The stack of the coloured passes' tests, 120 bodies wide and 80 high, every body
-/// falling at 0.95–1.05 units/s (19,000 rows: a large solve, cut into parts and blocks):
+/// falling at 0.95–1.05 units/s (19,000 rows: a large solve, cut into blocks):
 /// on two threads 200 iterations give the same bits as on one, and take at least nine
 /// tenths of the largest closing speed away (80 layers: 50 iterations take a quarter).
 #[test]
