@@ -10,9 +10,9 @@
 //!
 //! An iteration is three sweeps: the rows add up the velocity change of the search
 //! direction (one unit), then each block of rows reads how much closing speed that takes
-//! away, then each block updates its impulses and residuals (independent units). A solve of [`PARALLEL_MIN_ROWS`] rows
-//! or more runs them on the executor's threads ([`team::run_groups`], one call for all
-//! iterations). The units are fixed blocks of [`UNIT`] rows (each behind a lock of its
+//! away, then each block updates its impulses and residuals (independent units). A solve
+//! of [`PARALLEL_MIN_ROWS`] rows or more runs them on the executor's threads
+//! ([`team::run_groups`], one call for all iterations). The units are fixed blocks of [`UNIT`] rows (each behind a lock of its
 //! own, taken by one unit at a time, so the sweeps are plain loops) and the sums of an
 //! iteration are added block by block in block order, so the result is the same, bit for
 //! bit, on any number of threads.
