@@ -12,10 +12,10 @@
 //! direction (one unit), then each block of rows reads how much closing speed that takes
 //! away, then each block updates its impulses and residuals (independent units). A solve
 //! of [`PARALLEL_MIN_ROWS`] rows or more runs them on the executor's threads
-//! ([`team::run_groups`], one call for all iterations). The units are fixed blocks of [`UNIT`] rows (each behind a lock of its
-//! own, taken by one unit at a time, so the sweeps are plain loops) and the sums of an
-//! iteration are added block by block in block order, so the result is the same, bit for
-//! bit, on any number of threads.
+//! ([`team::run_groups`], one call for all iterations). The units are fixed blocks of
+//! [`UNIT`] rows (each behind a lock of its own, taken by one unit at a time, so the
+//! sweeps are plain loops) and the sums of an iteration are added block by block in block
+//! order, so the result is the same, bit for bit, on any number of threads.
 //!
 //! Measured (2026-11-27, a stack of 20,781 rows, 50 iterations, six runs each, one
 //! process): the single serial loop this replaced 10.0–10.7 ms; now 7.2–8.1 ms on two
@@ -42,8 +42,8 @@ pub(super) const PARALLEL_MIN_ROWS: usize = 8192;
 /// Rows per block (the unit of work of the sweeps over rows).
 const UNIT: usize = 1024;
 
-/// An active row as the iterations see it (24 bytes: the sweeps stream these, and the
-/// inverse masses and preconditioner live in their own arrays).
+/// An active row as the iterations see it (24 bytes: the sweeps stream these; the
+/// inverse masses and the block's vectors live in arrays of their own).
 #[derive(Clone, Copy, Debug)]
 struct CgRow {
     a: u32,
