@@ -9,26 +9,36 @@
 //! the Gauss–Seidel passes that follow settle the inequalities.
 //!
 //! An iteration is three sweeps: the rows add up the velocity change of the search
-//! direction (one unit), then each block of rows reads how much closing speed that takes
-//! away, then each block updates its impulses and residuals (independent units). A solve
-//! of [`PARALLEL_MIN_ROWS`] rows or more runs them on the executor's threads
-//! ([`team::run_groups`], one call for all iterations). The units are fixed blocks of
-//! [`UNIT`] rows (each behind a lock of its own, taken by one unit at a time, so the
-//! sweeps are plain loops) and the sums of an iteration are added block by block in block
-//! order, so the result is the same, bit for bit, on any number of threads.
+//! direction (two units: the bodies of the lower and of the upper half of the slots,
+//! each unit walking the rows that touch its half, in row order), then each block of rows
+//! reads how much closing speed that takes away, then each block updates its impulses and
+//! residuals (independent units). A solve of [`PARALLEL_MIN_ROWS`] rows or more runs them
+//! on the executor's threads ([`team::run_groups`], one call for all iterations). The
+//! units of the last two sweeps are fixed blocks of [`UNIT`] rows (each behind a lock of
+//! its own, so the sweeps are plain loops) and the sums of an iteration are added block by
+//! block in block order; every body's velocity change is added up in row order, whichever
+//! half it is in. So the result is the same, bit for bit, on any number of threads, and
+//! the same as a single loop over the rows would give.
 //!
 //! Measured (2026-11-27, a stack of 20,781 rows, 50 iterations, six runs each, one
 //! process): the single serial loop this replaced 10.0–10.7 ms; now 7.2–8.1 ms on two
 //! threads and 7.6–9.0 ms on one (the blocks keep each row's values together). A first
 //! version cut the rows into two parts for the first sweep, each adding into an array of
 //! its own: 7.6–9.5 ms on two threads and 10.5–11.9 on one (the second array cost the
-//! next sweep a second read per body, more than the parallel sweep gained).
+//! next sweep a second read per body, more than the parallel sweep gained). The first
+//! sweep in halves of the slots (twelfth session; the stack's 19,161 rows, the last
+//! version and this one alternated in one process, 41 runs each, medians of five such
+//! runs): two threads 5.9 / 6.4 / 9.7 / 10.9 / 5.2 ms against 7.2 / 7.3 / 14.1 / 16.7 /
+//! 5.6 (the machine's speed changed between runs, not within one), one thread 1–4 %
+//! slower (the next sweep now stores the directions). The loops are kept out of line:
+//! inlined into the team's closure, the second sweep's sum lived on the stack (one
+//! thread 40 % slower).
 
 use super::{ContactRows, team};
 use crate::parallel::{Executor, Serial};
 use glam::DVec2;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, PoisonError, RwLock};
+use std::sync::{PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 #[cfg(test)]
 mod tests;
@@ -69,12 +79,24 @@ struct Block {
 #[derive(Debug, Default)]
 pub(crate) struct Conjugate {
     /// The active rows in blocks of [`UNIT`], and their indices among the solver's rows.
-    blocks: Vec<Mutex<Block>>,
+    blocks: Vec<RwLock<Block>>,
     index: Vec<u32>,
     /// Inverse mass per slot.
     w: Vec<f64>,
-    /// Velocity change per slot of the search direction's impulses.
-    dv: RwLock<Vec<DVec2>>,
+    /// Velocity change per slot of the search direction's impulses: with the first
+    /// sweep in two halves, the slots below `mid` in the first array and the others in
+    /// the second (at their own index; its first `mid` entries are not read); in one,
+    /// the first array is empty. Slot 0 (walls, no inverse mass) reads zero.
+    dv: [RwLock<Vec<DVec2>>; 2],
+    /// Whether the first sweep runs in two halves (on two threads or more).
+    halves: bool,
+    /// The first slot of the upper half.
+    mid: usize,
+    /// The first active row touching the upper half, and the end of the rows touching
+    /// the lower half (slot 0 aside): the rows before the first touch only the lower
+    /// half, the rows after the end only the upper one.
+    upper_start: usize,
+    lower_end: usize,
     /// Per iteration and block: the block's share of `p·Ap`, of the next `r·z`, and its
     /// largest residual.
     pq: Vec<AtomicU64>,
@@ -99,9 +121,14 @@ fn set(a: &AtomicU64, v: f64) {
     a.store(v.to_bits(), Ordering::Relaxed);
 }
 
-/// Locks `m`, whether or not a panic poisoned it.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
+/// Locks `m` to read, whether or not a panic poisoned it.
+fn read<T>(m: &RwLock<T>) -> RwLockReadGuard<'_, T> {
+    m.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Locks `m` to write, whether or not a panic poisoned it.
+fn write<T>(m: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
+    m.write().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl ContactRows {
@@ -143,11 +170,13 @@ impl ContactRows {
         cg.blocks.truncate(used);
         cg.w.clear();
         cg.w.extend(self.bodies.iter().map(|b| b.inv_mass));
+        cg.split();
         let executor: std::sync::Arc<dyn Executor> = if cg.index.len() >= PARALLEL_MIN_ROWS {
             self.executor.executor.clone()
         } else {
             std::sync::Arc::new(Serial)
         };
+        cg.halves = executor.threads() > 1;
         let done = cg.iterate(&*executor, iterations as usize, tolerance, rz, largest);
         let mut k = cg.index.iter();
         for block in &mut cg.blocks {
@@ -166,7 +195,7 @@ impl Conjugate {
     /// Makes block `k` the next to fill, empty (a new block if there are only `k`).
     fn start_block(&mut self, k: usize) {
         if k == self.blocks.len() {
-            self.blocks.push(Mutex::default());
+            self.blocks.push(RwLock::default());
         }
         let b = self.blocks[k]
             .get_mut()
@@ -175,6 +204,34 @@ impl Conjugate {
         for v in [&mut b.inv_w, &mut b.x, &mut b.r, &mut b.z, &mut b.p] {
             v.clear();
         }
+    }
+
+    /// Splits the slots into the halves of the first sweep: the upper half starts after
+    /// the last slot the first half of the active rows touches (slots are numbered as
+    /// the rows first meet their bodies, so the rows touching the upper half mostly
+    /// follow those touching the lower), and finds the span of rows each half walks.
+    fn split(&mut self) {
+        let n = self.index.len();
+        let (half, slots) = (n.div_ceil(2), self.w.len().max(1));
+        let mut rows: Vec<&[CgRow]> = (self.blocks.iter_mut())
+            .map(|b| &b.get_mut().unwrap_or_else(PoisonError::into_inner).rows[..])
+            .collect();
+        let mut mid = 1;
+        for r in rows.iter().flat_map(|b| b.iter()).take(half) {
+            mid = mid.max(1 + r.a.max(r.b) as usize);
+        }
+        let mid = mid.min(slots);
+        let (mut lower_end, mut upper_start) = (0, n);
+        for (k, r) in rows.drain(..).flat_map(|b| b.iter()).enumerate() {
+            let (a, b) = (r.a as usize, r.b as usize);
+            if (1..mid).contains(&a) || (1..mid).contains(&b) {
+                lower_end = k + 1;
+            }
+            if upper_start == n && a.max(b) >= mid {
+                upper_start = k;
+            }
+        }
+        (self.mid, self.upper_start, self.lower_end) = (mid, upper_start, lower_end);
     }
 
     /// Runs at most `periods` iterations from `r·z` = `rz` and the largest residual
@@ -197,9 +254,12 @@ impl Conjugate {
             v.resize_with(periods * blocks, || AtomicU64::new(0));
         }
         let slots = self.w.len();
-        let dv = self.dv.get_mut().unwrap_or_else(PoisonError::into_inner);
-        dv.clear();
-        dv.resize(slots, DVec2::ZERO);
+        let lower = if self.halves { self.mid } else { 0 };
+        for (dv, len) in self.dv.iter_mut().zip([lower, slots]) {
+            let dv = dv.get_mut().unwrap_or_else(PoisonError::into_inner);
+            dv.clear();
+            dv.resize(len, DVec2::ZERO);
+        }
         let this = &*self;
         // `r·z` and the largest residual at the start of iteration `k`.
         let rz_at = |k: usize| {
@@ -230,55 +290,113 @@ impl Conjugate {
             _ => true,
         };
         let work = |k: usize, sweep: usize, unit: usize| match sweep {
-            0 => this.scatter(beta_at(k)),
-            1 => set(&this.pq[k * blocks + unit], this.take_away(unit)),
+            0 => this.scatter(unit, beta_at(k)),
+            1 => set(
+                &this.pq[k * blocks + unit],
+                this.take_away(unit, beta_at(k)),
+            ),
             _ => {
                 let (next, largest) = this.update(unit, rz_at(k) / pq_at(k));
                 set(&this.next[k * blocks + unit], next);
                 set(&this.largest[k * blocks + unit], largest);
             }
         };
-        let groups = [1, blocks, blocks];
+        let groups = [if self.halves { 2 } else { 1 }, blocks, blocks];
         match team::run_groups(executor, &groups, periods, &gate, &work) {
             None => periods,
             Some((k, _)) => k,
         }
     }
 
-    /// Sweep 1, over every row: stores each row's new search direction `z + beta p` and
-    /// adds the velocity change its impulse makes.
-    fn scatter(&self, beta: f64) {
-        let mut dv = self.dv.write().unwrap_or_else(PoisonError::into_inner);
-        dv.fill(DVec2::ZERO);
+    /// Sweep 1, over every row (or the rows touching half `half` of the slots): adds
+    /// up the velocity change of each row's search direction `z + beta p` on its bodies
+    /// (of that half), walking the rows in order (the next sweep stores the directions).
+    #[inline(never)]
+    fn scatter(&self, half: usize, beta: f64) {
+        let n = self.index.len();
+        let (lower, mid) = (half == 0, self.mid);
+        let mut dv = write(&self.dv[usize::from(!self.halves || !lower)]);
         let slots = dv.len();
         let (dv, w) = (&mut dv[..], &self.w[..slots]);
-        for block in &self.blocks {
-            let block = &mut *lock(block);
-            let len = block.rows.len();
-            let (rows, z, p) = (&block.rows[..len], &block.z[..len], &mut block.p[..len]);
-            for s in 0..len {
+        // The upper half's array holds the lower slots unused.
+        let first = if self.halves && !lower { mid } else { 0 };
+        dv[first..].fill(DVec2::ZERO);
+        // The rows in order, and whether they touch both halves (only those need a
+        // look at which of their bodies to add to).
+        let spans = if !self.halves {
+            [(0..n, false), (n..n, false)]
+        } else if lower {
+            let start = self.upper_start.min(self.lower_end);
+            [(0..start, false), (start..self.lower_end, true)]
+        } else {
+            let end = self.lower_end.max(self.upper_start);
+            [(self.upper_start..end, true), (end..n, false)]
+        };
+        for (rows, shared) in spans {
+            if shared {
+                self.add_rows::<true>(rows, beta, dv, w, (mid, lower));
+            } else {
+                self.add_rows::<false>(rows, beta, dv, w, (mid, lower));
+            }
+        }
+        // Walls add nothing but zeros of either sign: every way of splitting reads +0.
+        if let Some(wall) = dv.first_mut() {
+            *wall = DVec2::ZERO;
+        }
+    }
+
+    /// Adds the velocity change of the search direction `z + beta p` of the active rows
+    /// `range`, in order, to `dv` (inverse masses `w`); with `SHARED`, only to the bodies
+    /// of the lower half (below `half.0`) if `half.1`, else of the upper one.
+    #[inline(always)]
+    fn add_rows<const SHARED: bool>(
+        &self,
+        range: std::ops::Range<usize>,
+        beta: f64,
+        dv: &mut [DVec2],
+        w: &[f64],
+        (mid, lower): (usize, bool),
+    ) {
+        if range.is_empty() {
+            return;
+        }
+        for u in range.start / UNIT..range.end.div_ceil(UNIT) {
+            let block = &*read(&self.blocks[u]);
+            let first = u * UNIT;
+            let from = range.start.max(first) - first;
+            let to = range.end.min(first + block.rows.len()) - first;
+            let (rows, z, p) = (
+                &block.rows[from..to],
+                &block.z[from..to],
+                &block.p[from..to],
+            );
+            for s in 0..rows.len() {
                 let row = rows[s];
-                let ps = z[s] + beta * p[s];
-                p[s] = ps;
-                let push = row.normal * ps;
+                let push = row.normal * (z[s] + beta * p[s]);
                 let (a, b) = (row.a as usize, row.b as usize);
-                dv[a] -= push * w[a];
-                dv[b] += push * w[b];
+                if !SHARED || (a < mid) == lower {
+                    dv[a] -= push * w[a];
+                }
+                if !SHARED || (b < mid) == lower {
+                    dv[b] += push * w[b];
+                }
             }
         }
     }
 
-    /// Sweep 2, over the rows of block `unit`: the closing speed the search direction
-    /// takes away (`A p`, kept in `z` meanwhile); returns the block's share of `p·Ap`.
-    fn take_away(&self, unit: usize) -> f64 {
-        let dv = self.dv.read().unwrap_or_else(PoisonError::into_inner);
-        lock(&self.blocks[unit]).take_away(&dv)
+    /// Sweep 2, over the rows of block `unit`: stores each row's new search direction
+    /// `z + beta p` and the closing speed it takes away (`A p`, kept in `z` meanwhile);
+    /// returns the block's share of `p·Ap`.
+    fn take_away(&self, unit: usize, beta: f64) -> f64 {
+        let (lo, hi) = (read(&self.dv[0]), read(&self.dv[1]));
+        write(&self.blocks[unit]).take_away(&lo, &hi, beta)
     }
 
     /// Sweep 3, over the rows of block `unit`: the step `alpha` along the search
     /// direction; returns the block's share of the next `r·z` and its largest residual.
+    #[inline(never)]
     fn update(&self, unit: usize, alpha: f64) -> (f64, f64) {
-        let block = &mut *lock(&self.blocks[unit]);
+        let block = &mut *write(&self.blocks[unit]);
         let len = block.rows.len();
         let Block {
             inv_w, x, r, z, p, ..
@@ -316,16 +434,37 @@ impl Block {
         self.p.push(0.0);
     }
 
-    /// [`Conjugate::take_away`] on this block, with each slot's velocity change `dv`.
-    fn take_away(&mut self, dv: &[DVec2]) -> f64 {
+    /// [`Conjugate::take_away`] on this block, with each slot's velocity change in `lo`
+    /// (the slots below `lo.len()`) or `hi`.
+    #[inline(never)]
+    fn take_away(&mut self, lo: &[DVec2], hi: &[DVec2], beta: f64) -> f64 {
+        if lo.is_empty() {
+            self.take_away_with(beta, |s| hi[s as usize])
+        } else {
+            let mid = lo.len() as u32;
+            self.take_away_with(beta, |s| {
+                if s < mid {
+                    lo[s as usize]
+                } else {
+                    hi[s as usize]
+                }
+            })
+        }
+    }
+
+    /// [`Block::take_away`] with the velocity change of slot `s` given by `dv(s)`.
+    #[inline(always)]
+    fn take_away_with(&mut self, beta: f64, dv: impl Fn(u32) -> DVec2) -> f64 {
         let len = self.rows.len();
-        let (rows, z, p) = (&self.rows[..len], &mut self.z[..len], &self.p[..len]);
+        let (rows, z, p) = (&self.rows[..len], &mut self.z[..len], &mut self.p[..len]);
         let mut pq = 0.0;
         for s in 0..len {
             let row = rows[s];
-            let q = (dv[row.b as usize] - dv[row.a as usize]).dot(row.normal);
+            let ps = z[s] + beta * p[s];
+            p[s] = ps;
+            let q = (dv(row.b) - dv(row.a)).dot(row.normal);
             z[s] = q;
-            pq += p[s] * q;
+            pq += ps * q;
         }
         pq
     }

@@ -23,7 +23,9 @@ pub(super) type Stop = Option<(usize, usize)>;
 /// units, on any thread. Returns the first (period, group) whose gate said no.
 ///
 /// What the units write must be atomics or behind locks; the counter of finished units
-/// (acquire and release) orders a group's writes before the next group's reads.
+/// (acquire and release) orders a group's writes before the next group's reads. A unit
+/// that panics stops the jobs (they would wait for it forever); the executor passes the
+/// panic on.
 pub(super) fn run_groups(
     executor: &dyn Executor,
     groups: &[usize],
@@ -68,26 +70,40 @@ pub(super) fn run_groups(
         true
     };
     let jobs = executor.threads().max(1);
-    executor.run(jobs, &|_| loop {
-        let u = next.fetch_add(1, Ordering::Relaxed);
-        if u >= total || stop.load(Ordering::Relaxed) {
-            return;
+    executor.run(jobs, &|_| {
+        let _stop_on_panic = StopOnPanic(&stop);
+        loop {
+            let u = next.fetch_add(1, Ordering::Relaxed);
+            if u >= total || stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let (period, (group, unit)) = (u / per_period, group_of[u % per_period]);
+            if !wait(period * per_period + starts[group]) {
+                return;
+            }
+            if !gate(period, group) {
+                let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());
+                // Every job reaching a gate reaches the same first one.
+                s.get_or_insert((period, group));
+                stop.store(true, Ordering::Relaxed);
+                return;
+            }
+            work(period, group, unit);
+            done.fetch_add(1, Ordering::Release);
         }
-        let (period, (group, unit)) = (u / per_period, group_of[u % per_period]);
-        if !wait(period * per_period + starts[group]) {
-            return;
-        }
-        if !gate(period, group) {
-            let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());
-            // Every job reaching a gate reaches the same first one.
-            s.get_or_insert((period, group));
-            stop.store(true, Ordering::Relaxed);
-            return;
-        }
-        work(period, group, unit);
-        done.fetch_add(1, Ordering::Release);
     });
     stopped.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Raises the stop flag when dropped by a panic.
+struct StopOnPanic<'a>(&'a AtomicBool);
+
+impl Drop for StopOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 /// Two scoped threads, each taking every other job (for tests).
@@ -143,5 +159,25 @@ mod tests {
             assert_eq!(stop, Some((10, 0)));
             assert!(cells.iter().all(|c| c.load(Ordering::Relaxed) == 1024));
         }
+    }
+
+    /// A unit that panics on one of two threads (the first unit of the second group,
+    /// which the other thread's next units wait for): the panic reaches the caller
+    /// instead of the other thread waiting for that unit forever.
+    #[test]
+    fn a_panicking_unit_stops_the_work_and_the_panic_reaches_the_caller() {
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let result = std::panic::catch_unwind(|| {
+                run_groups(&Two, &[2, 2], 1000, &|_, _| true, &|period, group, unit| {
+                    if (period, group, unit) == (3, 1, 0) {
+                        panic!("unit failed");
+                    }
+                })
+            });
+            let _ = send.send(result.is_err());
+        });
+        let panicked = receive.recv_timeout(std::time::Duration::from_secs(20));
+        assert_eq!(panicked, Ok(true), "the run hung or did not panic");
     }
 }

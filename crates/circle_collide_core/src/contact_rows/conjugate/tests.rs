@@ -140,8 +140,10 @@ fn redundant_lattice_stops_closing() {
 
 /// The stack of the coloured passes' tests, 120 bodies wide and 80 high, every body
 /// falling at 0.95–1.05 units/s (19,000 rows: a large solve, cut into blocks):
-/// on two threads 200 iterations give the same bits as on one, and take at least nine
-/// tenths of the largest closing speed away (80 layers: 50 iterations take a quarter).
+/// on two threads (the first sweep in two halves, a few hundred rows touching both) 200
+/// iterations give the same bits as on one (one sweep over all rows), and take at least
+/// nine tenths of the largest closing speed away (80 layers: 50 iterations take a
+/// quarter). The same with the rows in reverse order (the halves split unevenly).
 #[test]
 fn large_solve_is_the_same_on_two_threads() {
     use crate::parallel::{Executor, ExecutorHandle, Serial};
@@ -155,24 +157,39 @@ fn large_solve_is_the_same_on_two_threads() {
             .map(|row| r.closing(row))
             .fold(0.0f64, f64::max)
     };
-    let before = closing(&rows);
-    let run = |executor: Arc<dyn Executor>| {
-        let mut r = rows.clone();
-        r.set_executor(&ExecutorHandle {
-            executor,
-            min_bodies: 0,
-        });
-        let done = r.conjugate_gradient(200, 0.0);
-        let bits: Vec<u64> = (r.bodies.iter())
-            .flat_map(|b| [b.vel.x.to_bits(), b.vel.y.to_bits()])
-            .chain(r.rows.iter().map(|row| row.acc.to_bits()))
-            .collect();
-        (done, bits, closing(&r))
-    };
-    let (done, one, after) = run(Arc::new(Serial));
-    let (done_two, two, _) = run(Arc::new(super::super::team::Two));
-    assert_eq!(done, 200);
-    assert_eq!(done_two, done);
-    assert!(one == two, "the two runs differ");
-    assert!(after < 0.1 * before, "closing {before} → {after}");
+    let mut reversed = rows.clone();
+    reversed.rows.reverse();
+    for (order, rows) in [("in order", rows), ("reversed", reversed)] {
+        let before = closing(&rows);
+        let run = |executor: Arc<dyn Executor>| {
+            let mut r = rows.clone();
+            r.set_executor(&ExecutorHandle {
+                executor,
+                min_bodies: 0,
+            });
+            let done = r.conjugate_gradient(200, 0.0);
+            let bits: Vec<u64> = (r.bodies.iter())
+                .flat_map(|b| [b.vel.x.to_bits(), b.vel.y.to_bits()])
+                .chain(r.rows.iter().map(|row| row.acc.to_bits()))
+                .collect();
+            let cg = &r.conjugate;
+            let split = (cg.halves, cg.mid, cg.upper_start, cg.lower_end);
+            (done, bits, closing(&r), split)
+        };
+        let (done, one, after, _) = run(Arc::new(Serial));
+        let (done_two, two, _, (halves, mid, upper_start, lower_end)) =
+            run(Arc::new(super::super::team::Two));
+        assert_eq!(done, 200, "{order}");
+        assert_eq!(done_two, done, "{order}");
+        assert!(one == two, "{order}: the two runs differ");
+        assert!(after < 0.1 * before, "{order}: closing {before} → {after}");
+        let n = rows.rows.len();
+        assert!(halves, "{order}");
+        if order == "in order" {
+            // Both halves hold about half of the rows, and some rows touch both.
+            let slots = rows.bodies.len();
+            assert!(mid > slots / 3 && mid < 2 * slots / 3, "{mid} of {slots}");
+            assert!(upper_start < lower_end && lower_end - upper_start < n / 10);
+        }
+    }
 }
