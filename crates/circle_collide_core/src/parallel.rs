@@ -8,8 +8,8 @@
 //! nature (each impact depends on the one before) and runs on the caller's thread, but for
 //! the passes of a large contact solve (8192 smooth contacts or more), which take their
 //! rows in colour order, the rows of one colour shared out between the threads, and for
-//! the conjugate-gradient correction of such a solve (fixed blocks of rows) — the same
-//! results, bit for bit, on any number of threads.
+//! the conjugate-gradient correction of a solve of 2048 rows or more (fixed blocks of
+//! rows) — the same results, bit for bit, on any number of threads.
 //!
 //! [`Simulation`]: crate::Simulation
 

@@ -187,8 +187,9 @@ impl Simulation {
     /// worlds of at least [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)
     /// bodies (see [`set_parallel_min_bodies`](Self::set_parallel_min_bodies)) as jobs on
     /// `executor`, and the contact solver's passes of any solve of 8192 smooth contacts
-    /// or more on its threads, in colour order (whatever the number of bodies). Results
-    /// are bit-identical to a serial run.
+    /// or more on its threads, in colour order (whatever the number of bodies), as its
+    /// conjugate-gradient correction of 2048 rows or more. Results are bit-identical to a
+    /// serial run.
     ///
     /// ```
     /// use circle_collide_core::{Simulation, StepConfig, parallel::Serial};
