@@ -3,26 +3,60 @@
 use crate::components::CollidingEntities;
 use crate::diagnostics::CollisionDiagnostics;
 use crate::events::{CollisionEnded, CollisionStarted};
-use crate::sleep::SleepState;
 use crate::world::CircleCollideWorld;
 use bevy::prelude::*;
 use std::cmp::Ordering;
 
 /// The pairs touching after the previous step, sorted, `a < b`.
 #[derive(Resource, Default)]
-pub(crate) struct Touching(Vec<(Entity, Entity)>);
+pub(crate) struct Touching(Vec<(Entity, Entity)>, Asleep);
+
+/// The sleeping bodies after a step, looked up by entity index (a table, not a query:
+/// a sleeping pile of 2000 has ~5000 pairs to look up each step).
+#[derive(Default)]
+struct Asleep {
+    /// The sleeping entity at each index, [`Entity::PLACEHOLDER`] elsewhere.
+    table: Vec<Entity>,
+    /// The indices set, to clear them for the next step.
+    set: Vec<u32>,
+}
+
+impl Asleep {
+    /// Fills the table with the bodies of `world` asleep after its step.
+    fn fill(&mut self, world: &CircleCollideWorld) {
+        for &k in &self.set {
+            self.table[k as usize] = Entity::PLACEHOLDER;
+        }
+        self.set.clear();
+        let bodies = world.simulation().bodies();
+        for (i, &e) in world.entities().iter().enumerate() {
+            if bodies.is_sleeping(i) {
+                let k = e.index_u32();
+                if k as usize >= self.table.len() {
+                    self.table.resize(k as usize + 1, Entity::PLACEHOLDER);
+                }
+                self.table[k as usize] = e;
+                self.set.push(k);
+            }
+        }
+    }
+
+    /// Whether `e` is a body asleep after the step.
+    fn has(&self, e: Entity) -> bool {
+        self.table.get(e.index_u32() as usize) == Some(&e)
+    }
+}
 
 /// Compares this step's touching pairs with the last step's and sends the differences,
 /// in sorted pair order; refreshes every [`CollidingEntities`].
 ///
 /// Pairs of two sleeping bodies are never listed by the broad phase; they cannot have
-/// moved apart, so a pair that touched and whose bodies both sleep still touches (with
-/// no body asleep, there is no such pair to look for).
+/// moved apart, so a pair that touched and whose bodies both sleep (in the core, after
+/// this step) still touches (with no body asleep, there is no such pair to look for).
 pub(crate) fn track_touches(
     world: Res<CircleCollideWorld>,
     diagnostics: Res<CollisionDiagnostics>,
     mut previous: ResMut<Touching>,
-    sleep: Query<&SleepState>,
     mut started: MessageWriter<CollisionStarted>,
     mut ended: MessageWriter<CollisionEnded>,
     mut colliding: Query<&mut CollidingEntities>,
@@ -37,8 +71,9 @@ pub(crate) fn track_touches(
         })
         .collect();
     if world.simulation().stats().sleeping > 0 {
-        let asleep = |e: Entity| sleep.get(e).is_ok_and(|s| s.sleeping);
-        now.extend((previous.0.iter()).filter(|&&(a, b)| asleep(a) && asleep(b)));
+        let Touching(old, asleep) = &mut *previous;
+        asleep.fill(&world);
+        now.extend((old.iter()).filter(|&&(a, b)| asleep.has(a) && asleep.has(b)));
     }
     // The order of `Entity` is that of its bits: sorting by the packed pair is the same
     // order, with one comparison instead of two.
