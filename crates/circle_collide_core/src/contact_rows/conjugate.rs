@@ -89,7 +89,8 @@ pub(crate) struct Conjugate {
     /// the second (at their own index; its first `mid` entries are not read); in one,
     /// the first array is empty. Slot 0 (walls, no inverse mass) reads zero.
     dv: [RwLock<Vec<DVec2>>; 2],
-    /// Whether the first sweep runs in two halves (on two threads or more).
+    /// Whether the first sweep runs in two halves (on two threads or more); the next
+    /// three fields are set (by `split`) only then.
     halves: bool,
     /// The first slot of the upper half.
     mid: usize,
@@ -171,13 +172,15 @@ impl ContactRows {
         cg.blocks.truncate(used);
         cg.w.clear();
         cg.w.extend(self.bodies.iter().map(|b| b.inv_mass));
-        cg.split();
         let executor: std::sync::Arc<dyn Executor> = if cg.index.len() >= PARALLEL_MIN_ROWS {
             self.executor.executor.clone()
         } else {
             std::sync::Arc::new(Serial)
         };
         cg.halves = executor.threads() > 1;
+        if cg.halves {
+            cg.split();
+        }
         let done = cg.iterate(&*executor, iterations as usize, tolerance, rz, largest);
         let mut k = cg.index.iter();
         for block in &mut cg.blocks {
