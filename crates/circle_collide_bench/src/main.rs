@@ -20,6 +20,7 @@
 //! restitution and friction with the `Max` combine rule (walls 0), their default solver
 //! settings otherwise, and four static boxes as walls.
 //!
+//! `TIMES=1` prints every step's time (ms) to stderr, one a line;
 //! `PHASES=1` prints our five phases' medians to stderr (over all steps and the late half,
 //! with the rest of the app's update); `VERBOSE=1` prints our step's
 //! figures (time, contacts, impacts, the push-out's moves and leftovers) every 25 steps;
@@ -203,6 +204,10 @@ fn main() {
     }
     if std::env::var_os("PHASES").is_some() {
         measure::print_phase_medians(&phases, &times);
+    }
+    // TIMES=1: every step's time (ms), one per line, to stderr.
+    if std::env::var_os("TIMES").is_some() {
+        times.iter().for_each(|t| eprintln!("{t:.4}"));
     }
     measure::trace_memory("steps done");
     // The engine's peak: the runner's measurements below allocate copies of the circles.
