@@ -136,12 +136,12 @@ const RADIX_MIN_PAIRS: usize = 512;
 
 /// Sorts entity pairs in `Entity` order (that of their bits), first entity first.
 ///
-/// When every pair's first entities share one generation, and every pair's second
-/// entities another (no entity index reused among them), a pair is its two 32-bit
-/// indices packed into a 64-bit key, and the keys are sorted by a least-significant-byte-
-/// first radix sort that skips the bytes every key shares: with indices below 65,536 four
-/// passes, instead of a comparison sort's ~15 comparisons and moves per pair (25,000 pairs
-/// of the settled 10k pile: 0.9 against 0.1–0.2 ms). Otherwise a comparison sort.
+/// When the pairs' first entities all have one generation, and their second entities
+/// all one generation (the usual case: no touching body's index was reused), a pair is
+/// its two 32-bit indices packed into a 64-bit key, and the keys are sorted by a
+/// least-significant-byte-first radix sort that skips the bytes every key shares (with
+/// indices below 65,536, four passes). Otherwise a comparison sort. The 25,000 pairs of
+/// the 10k pile at 4–5 s: 0.45 ms, against 0.58–0.81 for the comparison sort.
 fn sort_pairs(pairs: &mut [(Entity, Entity)], scratch: &mut SortKeys) {
     let pack =
         |&(a, b): &(Entity, Entity)| (u128::from(a.to_bits()) << 64) | u128::from(b.to_bits());
