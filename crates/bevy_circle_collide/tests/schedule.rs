@@ -100,15 +100,8 @@ fn the_step_systems_run_on_the_schedule_thread() {
             .filter(|(_, system)| !system.is_send() && !system.is_exclusive())
             .count()
     }
-    let mut without = App::new();
-    without
-        .add_plugins(MinimalPlugins.set(bevy::app::TaskPoolPlugin {
-            task_pool_options: bevy_circle_collide::task_pool_options(2),
-        }))
-        .insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(
-            Time::<Fixed>::from_hz(60.0).timestep(),
-        ))
-        .add_systems(FixedPostUpdate, || {});
+    let mut without = bare_app(2);
+    without.add_systems(FixedPostUpdate, || {});
     without.update();
     assert_eq!(
         off_pool(&mut app_with_threads(2)),

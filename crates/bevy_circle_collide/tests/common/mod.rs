@@ -17,20 +17,27 @@ fn collect(mut reader: MessageReader<CollisionEvent>, mut out: ResMut<Collected>
     out.0.extend(reader.read().copied());
 }
 
-/// A headless app with the plugin, one fixed step of 1/60 s per `update()` after the
-/// first, and the given number of compute-pool threads.
-pub fn app_with_threads(threads: usize) -> App {
+/// A headless app without the plugin: one fixed step of 1/60 s per `update()` after the
+/// first, and the given number of compute-pool threads (not updated yet).
+pub fn bare_app(threads: usize) -> App {
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
         task_pool_options: bevy_circle_collide::task_pool_options(threads),
     }))
-    .add_plugins(CircleCollidePlugin::default())
     .insert_resource(Time::<Fixed>::from_hz(60.0))
     .insert_resource(TimeUpdateStrategy::ManualDuration(
         Time::<Fixed>::from_hz(60.0).timestep(),
-    ))
-    .init_resource::<Collected>()
-    .add_systems(Update, collect);
+    ));
+    app
+}
+
+/// A headless app with the plugin, one fixed step of 1/60 s per `update()` after the
+/// first, and the given number of compute-pool threads.
+pub fn app_with_threads(threads: usize) -> App {
+    let mut app = bare_app(threads);
+    app.add_plugins(CircleCollidePlugin::default())
+        .init_resource::<Collected>()
+        .add_systems(Update, collect);
     // Frame 0 never runs the fixed loop: prime it so each later update is one step.
     app.update();
     app
