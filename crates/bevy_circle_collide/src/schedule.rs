@@ -94,11 +94,3 @@ macro_rules! phase_plugin {
     };
 }
 pub(crate) use phase_plugin;
-
-/// The parameter that keeps a step's systems on the thread running the schedule (the
-/// main thread in an `App`): Bevy's multi-threaded executor runs any other system on a
-/// pool thread, so the seven systems of a step would be handed from thread to thread,
-/// each hand-off a futex wake (a quarter of a sleeping pile's step in a profile;
-/// `docs/performance.md`, "The step's systems on the main thread"). The solver still
-/// shares large solves out to the compute pool.
-pub(crate) type MainThread = bevy::ecs::system::NonSendMarker;
