@@ -11,7 +11,10 @@ crate::schedule::phase_plugin!(
 );
 
 /// Runs the core's broad phase.
-pub(crate) fn broad_phase(mut world: ResMut<CircleCollideWorld>) {
+pub(crate) fn broad_phase(
+    _main: crate::schedule::MainThread,
+    mut world: ResMut<CircleCollideWorld>,
+) {
     let start = std::time::Instant::now();
     world.sim.broad_phase();
     world.time_phase(1, start);

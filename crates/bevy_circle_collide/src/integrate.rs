@@ -52,6 +52,7 @@ pub(crate) type BodyQuery<'a> = (
 /// warning per entity and kind of problem.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn integrate(
+    _main: crate::schedule::MainThread,
     time: Res<Time>,
     config: Res<CircleCollideConfig>,
     memory: Res<ContactMemory>,

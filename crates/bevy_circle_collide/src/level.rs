@@ -149,6 +149,7 @@ type ChangedLevel = (
 /// indices do not depend on spawn or query order. Non-finite points are dropped with a
 /// warning.
 pub(crate) fn sync_level(
+    _main: crate::schedule::MainThread,
     mut world: ResMut<CircleCollideWorld>,
     colliders: Query<(Entity, &LevelCollider, &Transform, Option<&CollisionLayers>)>,
     changed: Query<(), ChangedLevel>,

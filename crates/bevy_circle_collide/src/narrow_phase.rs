@@ -11,7 +11,10 @@ crate::schedule::phase_plugin!(
 );
 
 /// Runs the core's narrow phase.
-pub(crate) fn narrow_phase(mut world: ResMut<CircleCollideWorld>) {
+pub(crate) fn narrow_phase(
+    _main: crate::schedule::MainThread,
+    mut world: ResMut<CircleCollideWorld>,
+) {
     let start = std::time::Instant::now();
     world.sim.narrow_phase();
     world.time_phase(2, start);

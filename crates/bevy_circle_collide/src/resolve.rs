@@ -72,6 +72,7 @@ crate::schedule::phase_plugin!(
 /// warns (rate-limited, see [`DegradedSteps`]) about steps that fell back or jammed.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn resolve(
+    _main: crate::schedule::MainThread,
     mut world: ResMut<CircleCollideWorld>,
     config: Res<CircleCollideConfig>,
     mut diagnostics: ResMut<CollisionDiagnostics>,

@@ -94,3 +94,13 @@ macro_rules! phase_plugin {
     };
 }
 pub(crate) use phase_plugin;
+
+/// The parameter that keeps a step's systems on the thread running the schedule (the
+/// main thread in an `App`): Bevy's multi-threaded executor runs any other system on a
+/// pool thread, so the seven systems of a step would be handed from thread to thread,
+/// each hand-off a futex wake (a quarter of a sleeping pile's step in a profile;
+/// `docs/performance.md`, "The step's systems on the main thread"). The solver still
+/// shares large solves out to the compute pool. The price, measured: the gas of 10,000
+/// runs ~6 % slower a step than on the pool; the gain: a sleeping world's slow steps (the
+/// 2000 pile's late-half median in the dense matrix 1.0 ms against 3.0–4.8 on the pool).
+pub(crate) type MainThread = bevy::ecs::system::NonSendMarker;

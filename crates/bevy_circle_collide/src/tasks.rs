@@ -23,9 +23,9 @@ use circle_collide_core::parallel::Executor;
 pub struct ComputeTaskPoolExecutor;
 
 impl Executor for ComputeTaskPoolExecutor {
-    /// The pool's threads. The physics systems run on the pool themselves, so with one
-    /// compute thread (what Bevy gives a two-core machine by default: one thread each
-    /// for IO and async compute) the jobs run serially; see [`task_pool_options`].
+    /// The pool's threads. With one compute thread (what Bevy gives a two-core machine by
+    /// default: one thread each for IO and async compute) the jobs run serially on the
+    /// calling thread; see [`task_pool_options`].
     fn threads(&self) -> usize {
         ComputeTaskPool::try_get().map_or(1, |pool| pool.thread_num().max(1))
     }
@@ -48,7 +48,8 @@ impl Executor for ComputeTaskPoolExecutor {
 /// one each to the IO and async-compute pools).
 ///
 /// Bevy's default splits the machine's threads between three pools: on two cores the
-/// compute pool — where systems and this engine's parallel phases run — gets one. Pass
+/// compute pool — where systems and this engine's parallel jobs run (the engine's own
+/// systems run on the main thread) — gets one. Pass
 /// these options to `TaskPoolPlugin` to let the engine use both cores:
 ///
 /// ```

@@ -11,7 +11,10 @@ crate::schedule::phase_plugin!(
 );
 
 /// Runs the core's in-step event loop.
-pub(crate) fn time_of_impact(mut world: ResMut<CircleCollideWorld>) {
+pub(crate) fn time_of_impact(
+    _main: crate::schedule::MainThread,
+    mut world: ResMut<CircleCollideWorld>,
+) {
     let start = std::time::Instant::now();
     world.sim.solve_impacts();
     world.time_phase(3, start);

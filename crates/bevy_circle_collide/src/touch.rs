@@ -55,6 +55,7 @@ impl Asleep {
 /// moved apart, so a pair that touched and whose bodies both sleep (in the core, after
 /// this step) still touches (with no body asleep, there is no such pair to look for).
 pub(crate) fn track_touches(
+    _main: crate::schedule::MainThread,
     world: Res<CircleCollideWorld>,
     diagnostics: Res<CollisionDiagnostics>,
     mut previous: ResMut<Touching>,
