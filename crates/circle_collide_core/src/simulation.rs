@@ -78,8 +78,16 @@ pub struct Simulation {
     pub(crate) memory: crate::contacts::ContactMemory,
     /// This step's solver contacts `(body, body or wall code)`, sorted.
     pub(crate) solver_pairs: crate::solver_pairs::SolverPairs,
-    /// The bodies' (key, index), sorted by key: scratch of `mark_speculative`.
+    /// The bodies' (key, index), sorted by key (`sort_keys`): the broad phase's marks
+    /// and the contact solver's look-ups in the contact memory.
     pub(crate) key_order: Vec<(u64, u32)>,
+    /// Whether `key_order` holds the current bodies (cleared when bodies are added or
+    /// removed; see [`sort_keys`](Self::sort_keys)).
+    pub(crate) key_order_valid: bool,
+    /// Scratch of `remember_contacts`: each body's place in `key_order`, and the ends
+    /// of the groups of contacts by first body.
+    pub(crate) key_rank: Vec<u32>,
+    pub(crate) rank_ends: Vec<u32>,
     /// Each body's range in the contact memory (`ContactMemory::rows_of`), per step.
     pub(crate) memory_rows: Vec<(u32, u32)>,
     /// Velocities and spins of the solver's bodies before it ran (its energy guard).
@@ -91,9 +99,10 @@ pub struct Simulation {
     pub(crate) landed: Vec<u32>,
     /// Scratch of the contact solver's groups of touching bodies (which are held up).
     pub(crate) groups: crate::groups::Groups,
-    /// Scratch of the shock pass: (height as an ordered integer key, body, contact) of each
-    /// support.
+    /// Scratch of the shock pass: (height as an ordered integer key, body, support) of
+    /// each support, and the supports copied out of their contacts.
     pub(crate) shock_order: Vec<(u64, u32, u32)>,
+    pub(crate) shock_supports: Vec<crate::shock::ShockSupport>,
     /// Smallest radius of a dynamic, non-sensor body this step (scales the default
     /// resting speed); infinite if there is none.
     pub(crate) min_radius: f64,
@@ -175,6 +184,7 @@ impl Simulation {
             return Err(AddBodyError::TooManyBodies);
         }
         self.near_wall_listed = None;
+        self.key_order_valid = false;
         if desc.is_sound(self.config.max_speed) {
             return Ok((self.bodies.push(desc), InputIssues::NONE));
         }
@@ -225,6 +235,7 @@ impl Simulation {
         self.bodies.clear();
         self.excluded.clear();
         self.near_wall_listed = None;
+        self.key_order_valid = false;
     }
 
     /// Makes bodies `i` and `j` ignore each other (until [`clear_bodies`](Self::clear_bodies)).
@@ -418,6 +429,11 @@ impl Simulation {
                     + cap(&self.solver_velocities)
                     + self.solver_pairs.heap_bytes()
                     + cap(&self.memory_rows)
+                    + cap(&self.key_order)
+                    + cap(&self.key_rank)
+                    + cap(&self.rank_ends)
+                    + cap(&self.shock_order)
+                    + cap(&self.shock_supports)
                     + cap(&self.pushed)
                     + cap(&self.active)
                     + cap(&self.active_bodies)

@@ -16,14 +16,8 @@ impl Simulation {
         if self.memory.is_empty() {
             return;
         }
-        let mut order = std::mem::take(&mut self.key_order);
-        order.clear();
-        let keys = &self.bodies.keys;
-        order.extend(keys.iter().enumerate().map(|(i, &k)| (k, i as u32)));
-        // Bodies added in key order (the core's default keys) need no sort.
-        if !order.is_sorted_by_key(|&(k, _)| k) {
-            order.sort_unstable();
-        }
+        self.sort_keys();
+        let order = std::mem::take(&mut self.key_order);
         let index_of = |key: u64| {
             (order.binary_search_by_key(&key, |&(k, _)| k).ok()).map(|x| order[x].1 as usize)
         };
