@@ -31,6 +31,7 @@
 pub mod arena;
 pub mod bodies;
 pub mod body;
+mod bottom_up;
 mod broad_phase;
 mod compressed_rows;
 pub mod config;

@@ -148,7 +148,7 @@ fn sunk_in_wall(arena: Option<&Arena>, h: &Hot, slop: f64) -> bool {
 
 /// Which pass of the push-out [`Simulation::separate_pairs`] runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Pass {
+pub(crate) enum Pass {
     /// The first pass (under gravity it visits every pair from the bottom up).
     First,
     /// The rest of the configured passes: pushes shared by mass (or the upper body moves).
@@ -450,8 +450,7 @@ impl Simulation {
     fn separate_pairs(&mut self, pass: Pass) -> usize {
         let slop = self.config.overlap_slop;
         let up = -self.config.gravity.normalize_or_zero();
-        let mut moved = 0;
-        let b = &mut self.bodies;
+        let b = &self.bodies;
         let mut deep = std::mem::take(&mut self.overlapping);
         deep.clear();
         let none = &Vec::new();
@@ -467,69 +466,86 @@ impl Simulation {
             }
         }
         if up != DVec2::ZERO && pass == Pass::First && !deep.is_empty() {
-            deep.clear();
-            for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
-                let (iu, ju) = (i as usize, j as usize);
-                if b.separable(iu, ju) {
-                    deep.push((up.dot(b.hot[iu].pos + b.hot[ju].pos), i, j));
-                }
-            }
+            // Every pair from the bottom up, visiting only those that can move.
+            self.overlapping = deep;
+            let moved = self.separate_from_the_bottom(slop, up);
+            self.stats.overlaps_fixed += moved;
+            return moved;
         }
         if up != DVec2::ZERO {
             deep.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
         }
+        let mut moved = 0;
         for &(_, i, j) in &deep {
-            let (i, j) = (i as usize, j as usize);
-            let m = manifold::manifold(
-                b.hot[i].pos,
-                b.hot[i].radius,
-                b.hot[j].pos,
-                b.hot[j].radius,
-                (i as u32, j as u32),
-            );
-            let smaller = b.hot[i].radius.min(b.hot[j].radius);
-            if m.depth <= slop * smaller {
-                continue;
-            }
-            if m.depth > 0.5 * smaller {
-                self.step_issues.push((i as u32, InputIssues::DEEP_OVERLAP));
-                self.step_issues.push((j as u32, InputIssues::DEEP_OVERLAP));
-            }
-            let (wi, wj) = if pass == Pass::Jammed {
-                match (b.hot[i].inv_mass > 0.0, b.hot[j].inv_mass > 0.0) {
-                    (true, true) => (0.5, 0.5),
-                    (true, false) => (1.0, 0.0),
-                    _ => (0.0, 1.0),
-                }
-            } else if up == DVec2::ZERO {
-                let w = b.hot[i].inv_mass + b.hot[j].inv_mass;
-                (b.hot[i].inv_mass / w, b.hot[j].inv_mass / w)
-            } else if (up.dot(b.hot[j].pos) >= up.dot(b.hot[i].pos) && b.hot[j].inv_mass > 0.0)
-                || b.hot[i].inv_mass == 0.0
-            {
-                (0.0, 1.0)
-            } else {
-                (1.0, 0.0)
-            };
-            // Under gravity two smooth bodies go back to part of the slop rather than to
-            // touching (see there).
-            let depth = if up != DVec2::ZERO && !b.rough_pair(i, j) {
-                m.depth - GRAVITY_PUSH_OUT_KEEP * slop * smaller
-            } else {
-                m.depth
-            };
-            b.hot[i].pos -= m.normal * (depth * wi);
-            b.hot[j].pos += m.normal * (depth * wj);
-            for (k, w) in [(i, wi), (j, wj)] {
-                if w > 0.0 {
-                    self.pushed.push(k as u32);
-                }
-            }
-            moved += 1;
+            moved += usize::from(self.separate_pair(pass, i as usize, j as usize).is_some());
         }
         self.overlapping = deep;
         self.stats.overlaps_fixed += moved;
         moved
+    }
+
+    /// Pushes bodies `i` and `j` apart if they overlap deeper than the slop (see
+    /// [`separate_pairs`](Self::separate_pairs) for how far and which moves); returns the
+    /// share of the push each took, or `None` if they were not that deep.
+    pub(crate) fn separate_pair(&mut self, pass: Pass, i: usize, j: usize) -> Option<(f64, f64)> {
+        let slop = self.config.overlap_slop;
+        let up = -self.config.gravity.normalize_or_zero();
+        let b = &mut self.bodies;
+        let (m, smaller) = beyond_slop(b, i, j, slop)?;
+        if m.depth > 0.5 * smaller {
+            self.step_issues.push((i as u32, InputIssues::DEEP_OVERLAP));
+            self.step_issues.push((j as u32, InputIssues::DEEP_OVERLAP));
+        }
+        let (wi, wj) = if pass == Pass::Jammed {
+            match (b.hot[i].inv_mass > 0.0, b.hot[j].inv_mass > 0.0) {
+                (true, true) => (0.5, 0.5),
+                (true, false) => (1.0, 0.0),
+                _ => (0.0, 1.0),
+            }
+        } else if up == DVec2::ZERO {
+            let w = b.hot[i].inv_mass + b.hot[j].inv_mass;
+            (b.hot[i].inv_mass / w, b.hot[j].inv_mass / w)
+        } else if (up.dot(b.hot[j].pos) >= up.dot(b.hot[i].pos) && b.hot[j].inv_mass > 0.0)
+            || b.hot[i].inv_mass == 0.0
+        {
+            (0.0, 1.0)
+        } else {
+            (1.0, 0.0)
+        };
+        // Under gravity two smooth bodies go back to part of the slop rather than to
+        // touching (see there).
+        let depth = if up != DVec2::ZERO && !b.rough_pair(i, j) {
+            m.depth - GRAVITY_PUSH_OUT_KEEP * slop * smaller
+        } else {
+            m.depth
+        };
+        b.hot[i].pos -= m.normal * (depth * wi);
+        b.hot[j].pos += m.normal * (depth * wj);
+        for (k, w) in [(i, wi), (j, wj)] {
+            if w > 0.0 {
+                self.pushed.push(k as u32);
+            }
+        }
+        Some((wi, wj))
+    }
+}
+
+/// The manifold of bodies `i` and `j` and the smaller radius, if they overlap deeper
+/// than `slop` times it (the test of a push-out visit).
+#[inline]
+pub(crate) fn beyond_slop(
+    b: &crate::bodies::Bodies,
+    i: usize,
+    j: usize,
+    slop: f64,
+) -> Option<(manifold::Manifold, f64)> {
+    let (hi, hj) = (&b.hot[i], &b.hot[j]);
+    let m = manifold::manifold(hi.pos, hi.radius, hj.pos, hj.radius, (i as u32, j as u32));
+    let smaller = hi.radius.min(hj.radius);
+    if m.depth <= slop * smaller {
+        None
+    } else {
+        Some((m, smaller))
     }
 }
 

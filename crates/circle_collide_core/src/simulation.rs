@@ -138,6 +138,8 @@ pub struct Simulation {
     pub(crate) step_issues: Vec<(u32, InputIssues)>,
     /// Scratch of the push-out: (height, pair) of overlaps beyond the slop.
     pub(crate) overlapping: Vec<(f64, u32, u32)>,
+    /// Scratch of the push-out's first pass under gravity.
+    pub(crate) bottom_up: crate::bottom_up::BottomUp,
     /// Bodies the push-out moved since it last listed their new neighbours.
     pub(crate) pushed: Vec<u32>,
     /// The pairs and bodies a jammed push-out pass works on.
@@ -430,6 +432,7 @@ impl Simulation {
                     + self.solver_pairs.heap_bytes()
                     + cap(&self.memory_rows)
                     + cap(&self.key_order)
+                    + self.bottom_up.heap_bytes()
                     + cap(&self.key_rank)
                     + cap(&self.rank_ends)
                     + cap(&self.shock_order)
