@@ -589,7 +589,7 @@ impl Simulation {
     fn gather_contacts(&mut self, fallback: bool) {
         let mut list = std::mem::take(&mut self.resting);
         let mut rows = std::mem::take(&mut self.memory_rows);
-        if fallback {
+        if fallback || self.memory.is_empty() {
             rows.clear();
         } else {
             self.sort_keys();

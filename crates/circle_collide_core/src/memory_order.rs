@@ -37,6 +37,11 @@ impl Simulation {
     /// list (equal keys share a group), which took ~1.9 ms a step of the pile of
     /// 10,000's ~25,000 contacts through the plugin.
     pub(crate) fn remember_contacts(&mut self) {
+        if self.resting.is_empty() {
+            // Nothing to order (a world asleep): no sort of the keys.
+            self.memory.contacts.clear();
+            return;
+        }
         self.sort_keys();
         let n = self.bodies.len();
         let keys = &self.bodies.keys;
