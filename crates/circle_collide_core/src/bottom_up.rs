@@ -30,8 +30,6 @@ pub(crate) struct BottomUp {
     /// `of[start[k]..start[k + 1]]`: the entries of body `k`.
     start: Vec<u32>,
     of: Vec<u32>,
-    /// Where each body's next entry goes (while indexing).
-    next: Vec<u32>,
 }
 
 impl BottomUp {
@@ -39,33 +37,7 @@ impl BottomUp {
     pub(crate) fn heap_bytes(&self) -> usize {
         self.entries.capacity() * std::mem::size_of::<(u64, u32, u32)>()
             + self.heap.capacity() * std::mem::size_of::<Reverse<Turn>>()
-            + (self.start.capacity() + self.of.capacity() + self.next.capacity())
-                * std::mem::size_of::<u32>()
-    }
-
-    /// Lists each body's entries (a counting sort of the entries by body).
-    fn index_by_body(&mut self, bodies: usize) {
-        let start = &mut self.start;
-        start.clear();
-        start.resize(bodies + 1, 0);
-        for &(_, i, j) in &self.entries {
-            start[i as usize + 1] += 1;
-            start[j as usize + 1] += 1;
-        }
-        for k in 0..bodies {
-            start[k + 1] += start[k];
-        }
-        self.of.clear();
-        self.of.resize(start[bodies] as usize, 0);
-        let next = &mut self.next;
-        next.clear();
-        next.extend_from_slice(&start[..bodies]);
-        for (e, &(_, i, j)) in self.entries.iter().enumerate() {
-            for k in [i as usize, j as usize] {
-                self.of[next[k] as usize] = e as u32;
-                next[k] += 1;
-            }
-        }
+            + (self.start.capacity() + self.of.capacity()) * std::mem::size_of::<u32>()
     }
 }
 
@@ -80,11 +52,13 @@ impl Simulation {
         for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
             let (iu, ju) = (i as usize, j as usize);
             if b.separable(iu, ju) {
-                let e = s.entries.len() as u32;
-                s.entries
-                    .push((ordered(up.dot(b.hot[iu].pos + b.hot[ju].pos)), i, j));
+                let (key, e) = (
+                    ordered(up.dot(b.hot[iu].pos + b.hot[ju].pos)),
+                    s.entries.len(),
+                );
+                s.entries.push((key, i, j));
                 if beyond_slop(b, iu, ju, slop).is_some() {
-                    s.heap.push(Reverse((s.entries[e as usize].0, i, j, e)));
+                    s.heap.push(Reverse((key, i, j, e as u32)));
                 }
             }
         }
@@ -97,12 +71,20 @@ impl Simulation {
             }
             last = Some(turn);
             let (_, i, j, _) = turn;
-            let Some((wi, wj)) = self.separate_pair(Pass::First, i as usize, j as usize) else {
+            let Some((wi, wj)) =
+                self.separate_pair(Pass::First, (slop, up), i as usize, j as usize)
+            else {
                 continue;
             };
             moved += 1;
             if !indexed {
-                s.index_by_body(self.bodies.len());
+                let entries = &s.entries;
+                crate::compressed_rows::build(self.bodies.len(), &mut s.start, &mut s.of, |emit| {
+                    for (e, &(_, i, j)) in entries.iter().enumerate() {
+                        emit(i as usize, e as u32);
+                        emit(j as usize, e as u32);
+                    }
+                });
                 indexed = true;
             }
             for (k, w) in [(i, wi), (j, wj)] {
@@ -163,7 +145,7 @@ mod tests {
             let expected = (all.iter())
                 .filter(|&&(_, i, j)| {
                     sorted
-                        .separate_pair(Pass::First, i as usize, j as usize)
+                        .separate_pair(Pass::First, (slop, up), i as usize, j as usize)
                         .is_some()
                 })
                 .count();

@@ -260,7 +260,7 @@ impl KeptContact {
         }
     }
 
-    fn key(&self) -> (u64, Partner) {
+    pub(crate) fn key(&self) -> (u64, Partner) {
         (self.a, self.b)
     }
 }

@@ -63,36 +63,26 @@ impl Simulation {
                 c.a as usize
             }
         };
-        // Counting sort by the first body's place: `ends[r]` ends up as the end of the
-        // group of place `r` (the start of the next).
-        let ends = &mut self.rank_ends;
-        ends.clear();
-        ends.resize(n + 1, 0);
-        for c in &self.resting {
-            ends[rank[first(c)] as usize + 1] += 1;
-        }
-        for r in 0..n {
-            ends[r + 1] += ends[r];
-        }
+        // The contacts grouped by their first body's place (in contact order within a
+        // group), then each group sorted by partner.
+        let resting = &self.resting;
+        let (start, by_place) = (&mut self.rank_start, &mut self.by_place);
+        crate::compressed_rows::build(n, start, by_place, |emit| {
+            for (k, c) in resting.iter().enumerate() {
+                emit(rank[first(c)] as usize, k as u32);
+            }
+        });
         let mut kept = std::mem::take(&mut self.memory.contacts);
         kept.clear();
-        kept.resize(
-            self.resting.len(),
-            KeptContact::new(0, Partner::Body(0), 0.0),
-        );
-        for c in &self.resting {
-            let f = first(c);
-            let slot = &mut ends[rank[f] as usize];
-            kept[*slot as usize] = kept_contact(keys, c, f);
-            *slot += 1;
-        }
-        let mut start = 0;
-        for &end in &ends[..n] {
-            let end = end as usize;
-            if end > start + 1 {
-                kept[start..end].sort_unstable_by_key(|c| (c.a, c.b));
+        kept.extend(by_place.iter().map(|&k| {
+            let c = &resting[k as usize];
+            kept_contact(keys, c, first(c))
+        }));
+        for group in start.windows(2) {
+            let (from, to) = (group[0] as usize, group[1] as usize);
+            if to > from + 1 {
+                kept[from..to].sort_unstable_by_key(KeptContact::key);
             }
-            start = end;
         }
         self.memory = ContactMemory::from_sorted(kept);
     }

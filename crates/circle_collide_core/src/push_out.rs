@@ -477,7 +477,8 @@ impl Simulation {
         }
         let mut moved = 0;
         for &(_, i, j) in &deep {
-            moved += usize::from(self.separate_pair(pass, i as usize, j as usize).is_some());
+            let pushed = self.separate_pair(pass, (slop, up), i as usize, j as usize);
+            moved += usize::from(pushed.is_some());
         }
         self.overlapping = deep;
         self.stats.overlaps_fixed += moved;
@@ -486,10 +487,15 @@ impl Simulation {
 
     /// Pushes bodies `i` and `j` apart if they overlap deeper than the slop (see
     /// [`separate_pairs`](Self::separate_pairs) for how far and which moves); returns the
-    /// share of the push each took, or `None` if they were not that deep.
-    pub(crate) fn separate_pair(&mut self, pass: Pass, i: usize, j: usize) -> Option<(f64, f64)> {
-        let slop = self.config.overlap_slop;
-        let up = -self.config.gravity.normalize_or_zero();
+    /// share of the push each took, or `None` if they were not that deep. `(slop, up)`:
+    /// the configured overlap slop and the unit vector against gravity (zero without).
+    pub(crate) fn separate_pair(
+        &mut self,
+        pass: Pass,
+        (slop, up): (f64, DVec2),
+        i: usize,
+        j: usize,
+    ) -> Option<(f64, f64)> {
         let b = &mut self.bodies;
         let (m, smaller) = beyond_slop(b, i, j, slop)?;
         if m.depth > 0.5 * smaller {

@@ -84,10 +84,11 @@ pub struct Simulation {
     /// Whether `key_order` holds the current bodies (cleared when bodies are added or
     /// removed; see [`sort_keys`](Self::sort_keys)).
     pub(crate) key_order_valid: bool,
-    /// Scratch of `remember_contacts`: each body's place in `key_order`, and the ends
-    /// of the groups of contacts by first body.
+    /// Scratch of `remember_contacts`: each body's place in `key_order`, and the
+    /// contacts grouped by their first body's place (compressed rows).
     pub(crate) key_rank: Vec<u32>,
-    pub(crate) rank_ends: Vec<u32>,
+    pub(crate) rank_start: Vec<u32>,
+    pub(crate) by_place: Vec<u32>,
     /// Each body's range in the contact memory (`ContactMemory::rows_of`), per step.
     pub(crate) memory_rows: Vec<(u32, u32)>,
     /// Velocities and spins of the solver's bodies before it ran (its energy guard).
@@ -434,7 +435,8 @@ impl Simulation {
                     + cap(&self.key_order)
                     + self.bottom_up.heap_bytes()
                     + cap(&self.key_rank)
-                    + cap(&self.rank_ends)
+                    + cap(&self.rank_start)
+                    + cap(&self.by_place)
                     + cap(&self.shock_order)
                     + cap(&self.shock_supports)
                     + cap(&self.pushed)
