@@ -224,6 +224,7 @@ fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
                             .range(0.0..=10.0),
                     );
                     ui.checkbox(&mut c.sleep_by_neighbourhood, "by neighbourhood");
+                    ui.checkbox(&mut c.skip_idle_steps, "skip idle steps");
                 });
                 ui.end_row();
                 ui.label("shock propagation");
@@ -513,6 +514,7 @@ fn stats_section(
                     ("contacts", d.contacts.to_string()),
                     ("solver contacts", d.solver_contacts.to_string()),
                     ("sleeping", d.sleeping.to_string()),
+                    ("idle steps skipped", d.idle_steps.to_string()),
                     (
                         "impacts / step (resting)",
                         format!("{} ({})", d.impacts, d.resting_impacts),

@@ -179,6 +179,15 @@ pub struct CircleCollideConfig {
     /// measured in
     /// [`SleepConfig::by_neighbourhood`](circle_collide_core::SleepConfig::by_neighbourhood).
     pub sleep_by_neighbourhood: bool,
+    /// Skip the whole step while the world stands still — every dynamic body asleep, no
+    /// moving kinematic body, no sensor awake — and nothing the step reads changed since
+    /// the last one (no body component written, added or removed, no change to this
+    /// configuration, the [`ContactMemory`](crate::ContactMemory) or the level): such a
+    /// step would change nothing, and skipped it costs a walk over the bodies' change
+    /// ticks instead of the gather and write-back.
+    /// [`CollisionDiagnostics::idle_steps`](crate::CollisionDiagnostics::idle_steps)
+    /// counts the skipped steps. Default `true`; results are the same either way.
+    pub skip_idle_steps: bool,
     /// Speed clamp, units/s (with a warning). Default `1e5`.
     pub max_speed: f32,
 }
@@ -208,6 +217,7 @@ impl Default for CircleCollideConfig {
             sleep_speed: None,
             time_to_sleep: core.sleep.time_to_sleep as f32,
             sleep_by_neighbourhood: core.sleep.by_neighbourhood,
+            skip_idle_steps: true,
             max_speed: core.max_speed as f32,
         }
     }

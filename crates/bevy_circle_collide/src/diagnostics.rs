@@ -45,6 +45,12 @@ pub struct CollisionDiagnostics {
     pub fallbacks: u64,
     /// Whether the last step hit the impact cap.
     pub last_step_fell_back: bool,
+    /// Steps skipped since start because the world stood still and nothing it reads
+    /// changed ([`CircleCollideConfig::skip_idle_steps`](crate::CircleCollideConfig::skip_idle_steps));
+    /// the other figures are those of the last full step.
+    pub idle_steps: u64,
+    /// Whether the last step was skipped (see `idle_steps`).
+    pub last_step_idle: bool,
     /// Kinetic energy of the dynamic bodies after the step.
     pub kinetic_energy: f64,
     /// Potential energy of the dynamic bodies in the gravity of the step (zero at the

@@ -50,6 +50,9 @@ pub(crate) type BodyQuery<'a> = (
 ///
 /// Invalid input is repaired or skipped as [`BodyDesc::sanitize`] documents, with one
 /// warning per entity and kind of problem.
+///
+/// A world that stood still, with nothing changed since the last step, skips the whole
+/// step (the [`idle`](crate::idle) module).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn integrate(
     _main: crate::schedule::MainThread,
@@ -60,9 +63,19 @@ pub(crate) fn integrate(
     bodies: Query<BodyQuery>,
     ignored: Query<(Entity, &IgnoredCollisions)>,
     resized: Query<(Entity, Ref<CircleCollider>), Changed<CircleCollider>>,
+    changed: Query<(), crate::idle::ChangedBody>,
 ) {
     let start = std::time::Instant::now();
+    if crate::idle::may_skip(&config, &memory, &world, &changed) {
+        // Written without change detection: a change to the world is somebody else's.
+        let world = world.bypass_change_detection();
+        world.idle = true;
+        world.phase_seconds = [start.elapsed().as_secs_f64(), 0.0, 0.0, 0.0, 0.0];
+        return;
+    }
     let world = &mut *world;
+    world.idle = false;
+    world.lost_component = false;
     world.sim.config = config.to_step_config();
     wake_around_resized(world, &resized);
     world.sim.clear_bodies();

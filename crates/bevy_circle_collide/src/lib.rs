@@ -107,6 +107,7 @@ mod debug;
 mod degraded;
 mod diagnostics;
 mod events;
+mod idle;
 mod integrate;
 mod level;
 mod narrow_phase;
@@ -295,6 +296,7 @@ impl Plugin for CircleCollideCorePlugin {
             .register_type::<LevelCollider>();
         schedule::configure_sets(app, self.schedule);
         app.add_observer(sleep::vacate_on_remove);
+        app.add_observer(idle::note_removal);
         app.add_systems(
             self.schedule,
             level::sync_level.before(CircleCollideSystems::Integrate),

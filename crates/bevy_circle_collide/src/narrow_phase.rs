@@ -15,6 +15,9 @@ pub(crate) fn narrow_phase(
     _main: crate::schedule::MainThread,
     mut world: ResMut<CircleCollideWorld>,
 ) {
+    if world.idle {
+        return;
+    }
     let start = std::time::Instant::now();
     world.sim.narrow_phase();
     world.time_phase(2, start);

@@ -82,8 +82,21 @@ pub(crate) fn resolve(
     mut commands: Commands,
     mut degraded: Local<DegradedSteps>,
 ) {
+    if world.idle {
+        // A skipped step: only the step count and the timing move on.
+        let d = &mut *diagnostics;
+        d.step += 1;
+        d.idle_steps += 1;
+        d.last_step_idle = true;
+        d.phase_seconds = world.phase_seconds;
+        return;
+    }
     let start = std::time::Instant::now();
+    // The tick of this write: a later change to the world is somebody else's.
+    world.set_changed();
+    let written_tick = world.last_changed();
     let world = &mut *world;
+    world.written_tick = Some(written_tick);
     world.sim.resolve();
     world.query_index = std::sync::OnceLock::new();
     // Many bodies outside the arena in one step (at least three, and a tenth of them)
@@ -232,6 +245,7 @@ pub(crate) fn resolve(
     d.sleeping = stats.sleeping;
     d.oversized_bodies = stats.oversized_bodies;
     d.last_step_fell_back = stats.fallback;
+    d.last_step_idle = false;
     d.fallbacks += u64::from(stats.fallback);
     if let Some(warning) = degraded.note(d.step, stats.fallback, stats.overlaps_left) {
         warn!("{warning}");

@@ -63,6 +63,9 @@ pub(crate) fn track_touches(
     mut ended: MessageWriter<CollisionEnded>,
     mut colliding: Query<&mut CollidingEntities>,
 ) {
+    if world.idle {
+        return; // nothing moved, nothing started or ended
+    }
     let mut now: Vec<(Entity, Entity)> = world
         .simulation()
         .touching_pairs()

@@ -55,6 +55,16 @@ pub struct CircleCollideWorld {
     pub(crate) query_index: std::sync::OnceLock<circle_collide_core::query::SpatialIndex>,
     /// The level colliders, by the owner number their segments carry.
     pub(crate) level_entities: Vec<Entity>,
+    /// Whether the current step is skipped: the world stood still after the last step
+    /// and nothing the step reads has changed since
+    /// ([`CircleCollideConfig::skip_idle_steps`](crate::CircleCollideConfig::skip_idle_steps)).
+    pub(crate) idle: bool,
+    /// When the last full step's resolve phase wrote this resource: a later change is
+    /// somebody else's (the game through [`simulation_mut`](Self::simulation_mut), the
+    /// level's system, a removed body) and the next step is not skipped.
+    pub(crate) written_tick: Option<bevy::ecs::change_detection::Tick>,
+    /// A body lost one of the components the gather reads since the last full step.
+    pub(crate) lost_component: bool,
 }
 
 impl Default for CircleCollideWorld {
@@ -80,6 +90,9 @@ impl Default for CircleCollideWorld {
             arena_jam: false,
             query_index: std::sync::OnceLock::new(),
             level_entities: Vec::new(),
+            idle: false,
+            written_tick: None,
+            lost_component: false,
         }
     }
 }

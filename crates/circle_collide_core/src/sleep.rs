@@ -104,6 +104,35 @@ impl Simulation {
         moves
     }
 
+    /// Whether the world stands still after the last step, so that the next step would
+    /// change nothing if the caller changes nothing: no body that moves (every dynamic
+    /// body asleep, no awake sensor, no kinematic body with a velocity or a spin), and
+    /// no [vacated place](Simulation::wake_around) or [level](Simulation::set_level)
+    /// change waiting. An empty world stands still. A caller that rebuilds its bodies
+    /// every step (the plugin) may then skip the step, as long as it can tell that none
+    /// of its inputs changed either.
+    ///
+    /// ```
+    /// use circle_collide_core::{BodyDesc, Simulation, StepConfig};
+    /// use glam::DVec2;
+    /// let mut sim = Simulation::new(StepConfig::default());
+    /// assert!(sim.is_still());
+    /// sim.add_body(BodyDesc::new(DVec2::ZERO, 0.5, 1.0)).unwrap();
+    /// // An awake dynamic body may move (here it does not, but it could be hit).
+    /// assert!(!sim.is_still());
+    /// ```
+    pub fn is_still(&self) -> bool {
+        self.vacated.is_empty()
+            && !self.level_changed
+            && (self.bodies.hot.iter().zip(&self.bodies.spin)).all(|(h, s)| {
+                h.sleeping()
+                    || (!h.sensor()
+                        && h.inv_mass == 0.0
+                        && h.vel == glam::DVec2::ZERO
+                        && s.omega == 0.0)
+            })
+    }
+
     /// Wakes the sleeping bodies touching (within the slop) a circle the caller vacated
     /// ([`wake_around`](Simulation::wake_around)), or all of them if the level changed,
     /// and empties the list. Each sleeping body looks up the circles near it in x

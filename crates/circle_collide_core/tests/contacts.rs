@@ -247,6 +247,54 @@ fn a_sleeping_pile_wakes_when_a_ball_lands_on_it_and_sleeps_again() {
     }
 }
 
+/// A sleeping pile stands still (`Simulation::is_still`: a step would change nothing),
+/// and stays so with a resting static body beside it; anything that could move it —
+/// an awake dynamic body, a sensor, a moving or spinning kinematic body, a vacated place,
+/// a level change — means it does not, and a step of a still pile changes nothing.
+#[test]
+fn a_sleeping_pile_stands_still_until_something_could_move_it() {
+    let far = DVec2::new(-50.0, 50.0);
+    let post = BodyDesc::new(far, scenes::RADIUS, f64::INFINITY);
+    let additions: [(&str, Option<BodyDesc>, bool); 6] = [
+        ("a resting static body", Some(post), true),
+        (
+            "a dynamic body",
+            Some(BodyDesc::new(far, scenes::RADIUS, scenes::MASS)),
+            false,
+        ),
+        ("a static sensor", Some(post.with_sensor(true)), false),
+        (
+            "a moving kinematic body",
+            Some(post.with_velocity(DVec2::X)),
+            false,
+        ),
+        (
+            "a spinning kinematic body",
+            Some(post.with_angular_velocity(1.0)),
+            false,
+        ),
+        ("a vacated place", None, false),
+    ];
+    for (what, body, still) in additions {
+        let (mut sim, _) = sleeping_pile(0.02 * scenes::RADIUS);
+        assert!(sim.is_still(), "asleep, the pile stands still");
+        let before: Vec<DVec2> = sim.bodies().positions().collect();
+        sim.step(scenes::DT);
+        assert!(sim.is_still(), "and after a step of it");
+        assert_eq!(sim.bodies().positions().collect::<Vec<_>>(), before);
+        match body {
+            Some(b) => {
+                sim.add_body(b).unwrap();
+            }
+            None => sim.wake_around(before[0], scenes::RADIUS),
+        }
+        assert_eq!(sim.is_still(), still, "{what}");
+    }
+    let (mut sim, _) = sleeping_pile(0.0);
+    sim.set_level(circle_collide_core::Level::new(Vec::new()));
+    assert!(!sim.is_still(), "a level change");
+}
+
 /// The sleeping piles the waking tests start from: (jitter, by whole islands) — the
 /// lattice and the jittered pile, and the jittered one sleeping by neighbourhood.
 const WAKING_PILES: [(f64, bool); 3] = [
