@@ -4,7 +4,8 @@
 # (`--report`): a left click on a circle selects that circle; the wheel over either
 # panel, and over the energy plot, leaves the world view and the plot's range as they
 # were; the wheel over the world zooms it (so the view check can fail); a click on the
-# default-friction slider sets the world's friction.
+# default-friction slider sets the world's friction; and while nobody touches a widget the
+# panel leaves the configuration unchanged (a change wakes every sleeping body).
 #
 #   bash scripts/drive_inspector.sh INSPECTOR_BINARY
 set -euo pipefail
@@ -68,4 +69,9 @@ wait_frames 5
 read -r mu _ <<< "$(field friction)"
 awk -v m="$mu" 'BEGIN { exit !(m > 0.05 && m < 2) }' ||
     fail "a click on the friction slider at ($sx, $sy) left the default friction at $mu"
-echo "driven: the click selected circle $target; the wheel over the panels kept the view and the plot's range; over the world it zoomed; the friction slider set μ = $mu"
+# Nothing touched now: the panel must not write the configuration again.
+writes=$(field config_writes)
+wait_frames 10
+[ "$(field config_writes)" = "$writes" ] ||
+    fail "the panel changed the configuration in frames nobody touched it ($writes -> $(field config_writes) writes): every sleeping body wakes"
+echo "driven: the click selected circle $target; the wheel over the panels kept the view and the plot's range; over the world it zoomed; the friction slider set μ = $mu; the configuration was left alone after (${writes} writes)"

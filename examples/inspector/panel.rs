@@ -164,10 +164,13 @@ fn time_section(ui: &mut egui::Ui, e: &mut Editables) {
 }
 
 fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
+    // The widgets edit a copy, written back only when it differs: a write marks the
+    // configuration changed, which wakes every sleeping body (and ends idle steps).
+    let mut edited = e.config.clone();
     egui::CollapsingHeader::new("Collision config")
         .default_open(true)
         .show(ui, |ui| {
-            let c = &mut *e.config;
+            let c = &mut edited;
             egui::Grid::new("config").num_columns(2).show(ui, |ui| {
                 ui.label("gravity x, y");
                 ui.horizontal(|ui| {
@@ -273,6 +276,7 @@ fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
                 }
             });
         });
+    e.config.set_if_neq(edited);
 }
 
 /// A drop-down of the four pair rules.

@@ -2,8 +2,9 @@
 //! input checks against (`scripts/screenshot.sh` clicks and scrolls with xdotool): the
 //! frame, a target circle (the one nearest the middle of the view) with its place in
 //! window coordinates, the selected circle, the world camera's scale and centre, and the
-//! energy plot's centre and the range it shows, and the default-friction slider's value
-//! and place.
+//! energy plot's centre and the range it shows, the default-friction slider's value
+//! and place, and how many frames changed the `CircleCollideConfig` (a change wakes every
+//! sleeping body, so the panel must not rewrite an unchanged configuration).
 //! `--paused` starts with time paused, so the circles stay where the report says.
 
 use crate::Args;
@@ -55,9 +56,10 @@ fn write(
     ),
     camera: Single<(&Camera, &GlobalTransform, &Projection), Without<PrimaryEguiContext>>,
     circles: Query<(Entity, &GlobalTransform), With<CircleCollider>>,
-    mut frame: Local<u64>,
+    (mut frame, mut config_writes): (Local<u64>, Local<u64>),
 ) {
     *frame += 1;
+    *config_writes += u64::from(config.is_changed());
     let (cam, cam_transform, projection) = camera.into_inner();
     let Some(rect) = cam.logical_viewport_rect() else {
         return;
@@ -99,6 +101,7 @@ fn write(
             r.center().y
         );
     }
+    text += &format!("config_writes {}\n", *config_writes);
     let path = args.report.as_deref().expect("run only with --report");
     // Written whole, then renamed: the script never reads half a report.
     let partial = format!("{path}.part");
