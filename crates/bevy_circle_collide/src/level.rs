@@ -144,6 +144,16 @@ type ChangedLevel = (
     )>,
 );
 
+/// Notes that a level collider was removed (or despawned), for [`sync_level`]. Observed,
+/// not read from `RemovedComponents`: that record lasts two frames, and with frames
+/// shorter than the fixed step a removal could be gone before the next step.
+pub(crate) fn note_level_removal(
+    _removed: On<Remove, LevelCollider>,
+    mut world: ResMut<CircleCollideWorld>,
+) {
+    world.level_removed = true;
+}
+
 /// Rebuilds the core's level when a level collider was added, changed (or its
 /// `Transform` or layers) or removed. Colliders go in entity order, so the segment
 /// indices do not depend on spawn or query order. Non-finite points are dropped with a
@@ -153,11 +163,11 @@ pub(crate) fn sync_level(
     mut world: ResMut<CircleCollideWorld>,
     colliders: Query<(Entity, &LevelCollider, &Transform, Option<&CollisionLayers>)>,
     changed: Query<(), ChangedLevel>,
-    mut removed: RemovedComponents<LevelCollider>,
 ) {
-    if changed.is_empty() && removed.read().count() == 0 {
+    if changed.is_empty() && !world.level_removed {
         return;
     }
+    world.level_removed = false;
     let mut list: Vec<_> = colliders.iter().collect();
     list.sort_by_key(|(e, ..)| *e);
     let mut segments = Vec::new();

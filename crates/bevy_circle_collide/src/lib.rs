@@ -297,6 +297,7 @@ impl Plugin for CircleCollideCorePlugin {
         schedule::configure_sets(app, self.schedule);
         app.add_observer(sleep::vacate_on_remove);
         app.add_observer(idle::note_removal);
+        app.add_observer(level::note_level_removal);
         app.add_systems(
             self.schedule,
             level::sync_level.before(CircleCollideSystems::Integrate),

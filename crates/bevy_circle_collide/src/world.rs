@@ -65,6 +65,8 @@ pub struct CircleCollideWorld {
     pub(crate) written_tick: Option<bevy::ecs::change_detection::Tick>,
     /// A body lost one of the components the gather reads since the last full step.
     pub(crate) lost_component: bool,
+    /// A level collider was removed since the level was last built.
+    pub(crate) level_removed: bool,
 }
 
 impl Default for CircleCollideWorld {
@@ -93,6 +95,7 @@ impl Default for CircleCollideWorld {
             idle: false,
             written_tick: None,
             lost_component: false,
+            level_removed: false,
         }
     }
 }

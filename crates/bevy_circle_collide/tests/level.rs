@@ -161,3 +161,44 @@ fn a_sleeping_ball_falls_when_the_segment_under_it_is_despawned() {
         "the ball is at y = {y}, not on the lower segment"
     );
 }
+
+/// Runs updates until `n` more fixed steps ran (with frames shorter than a step, not
+/// every update runs one).
+fn fixed_steps(app: &mut App, n: u64) {
+    let target = app.world().resource::<CollisionDiagnostics>().step + n;
+    while app.world().resource::<CollisionDiagnostics>().step < target {
+        app.update();
+    }
+}
+
+/// The same with frames three times as frequent as the fixed steps (a 180 Hz display):
+/// the segment is despawned in a frame after which two frames run no physics step, so
+/// Bevy's per-frame record of removed components is gone by the next step. The level
+/// still loses the segment (its removal is observed), and the ball falls.
+#[test]
+fn a_segment_despawned_between_fixed_steps_leaves_the_level() {
+    let mut app = common::bare_app(2);
+    let step = Time::<Fixed>::from_hz(60.0).timestep();
+    app.insert_resource(bevy::time::TimeUpdateStrategy::ManualDuration(step / 3))
+        .add_plugins(CircleCollidePlugin::default());
+    app.update();
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .gravity = Vec2::new(0.0, -9.81);
+    let segment = |y: f32| LevelCollider::segment(Vec2::new(-5.0, y), Vec2::new(5.0, y));
+    let upper = app.world_mut().spawn(segment(4.0)).id();
+    app.world_mut().spawn(segment(0.0));
+    let ball = spawn(&mut app, Vec2::new(0.3, 4.5), Vec2::ZERO, 0.5, Mass::Auto);
+    app.world_mut().entity_mut(ball).insert(Restitution(0.0));
+    fixed_steps(&mut app, 90);
+    let sleeping = app.world().resource::<CollisionDiagnostics>().sleeping;
+    assert_eq!(sleeping, 1, "the ball fell asleep on the upper segment");
+    // Right after a frame that ran a step: the next two frames run none.
+    app.world_mut().despawn(upper);
+    fixed_steps(&mut app, 60);
+    let y = pos(&app, ball).y;
+    assert!(
+        (y - 0.5).abs() < 0.01,
+        "the ball is at y = {y}, not on the lower segment"
+    );
+}
