@@ -341,26 +341,20 @@ impl Conjugate {
         // The upper half's array holds the lower slots unused.
         let first = if self.halves && !lower { mid } else { 0 };
         dv[first..].fill(DVec2::ZERO);
-        // The rows in order, and whether they touch both halves (only those need a
-        // look at which of their bodies to add to).
-        let spans = if !self.halves {
-            [(0..n, false), (n..n, false)]
+        // The rows in order; only those that may touch both halves need a look at which
+        // of their bodies to add to.
+        let side = (mid, lower);
+        if !self.halves {
+            self.add_rows::<false>(0..n, beta, dv, w, side);
         } else if lower {
             // Its own rows, then the strays among the others'.
-            let start = self.upper_start.min(self.lower_end);
-            self.add_rows::<false>(0..start, beta, dv, w, (mid, lower));
+            let own = self.upper_start.min(self.lower_end);
+            self.add_rows::<false>(0..own, beta, dv, w, side);
             self.add_strays(beta, dv, w, mid);
-            [(n..n, false), (n..n, false)]
         } else {
             let end = self.lower_end.max(self.upper_start);
-            [(self.upper_start..end, true), (end..n, false)]
-        };
-        for (rows, shared) in spans {
-            if shared {
-                self.add_rows::<true>(rows, beta, dv, w, (mid, lower));
-            } else {
-                self.add_rows::<false>(rows, beta, dv, w, (mid, lower));
-            }
+            self.add_rows::<true>(self.upper_start..end, beta, dv, w, side);
+            self.add_rows::<false>(end..n, beta, dv, w, side);
         }
         // Walls add nothing but zeros of either sign: every way of splitting reads +0.
         if let Some(wall) = dv.first_mut() {
