@@ -5,7 +5,8 @@
 # panel, and over the energy plot, leaves the world view and the plot's range as they
 # were; the wheel over the world zooms it (so the view check can fail); a click on the
 # default-friction slider sets the world's friction; and while nobody touches a widget the
-# panel leaves the configuration unchanged (a change wakes every sleeping body).
+# panel leaves the configuration and the selected circle unchanged (a change wakes every
+# sleeping body; a write ends idle steps).
 #
 #   bash scripts/drive_inspector.sh INSPECTOR_BINARY
 set -euo pipefail
@@ -36,6 +37,12 @@ xdotool mousemove --window "$wid" "${x%.*}" "${y%.*}" click 1
 wait_frames 5
 selected=$(field selected)
 [ "$selected" = "$target" ] || fail "a click on circle $target at ($x, $y) selected $selected"
+# Shown in the editor, the selected circle is not written while nobody edits it (time is
+# paused: only the panel could write it).
+body_writes=$(field body_writes)
+wait_frames 10
+[ "$(field body_writes)" = "$body_writes" ] ||
+    fail "the selection editor wrote the circle in frames nobody touched it ($body_writes -> $(field body_writes))"
 
 before=$(field camera)
 read -r px py range_before <<< "$(field plot)"
@@ -74,4 +81,4 @@ writes=$(field config_writes)
 wait_frames 10
 [ "$(field config_writes)" = "$writes" ] ||
     fail "the panel changed the configuration in frames nobody touched it ($writes -> $(field config_writes) writes): every sleeping body wakes"
-echo "driven: the click selected circle $target; the wheel over the panels kept the view and the plot's range; over the world it zoomed; the friction slider set μ = $mu; the configuration was left alone after (${writes} writes)"
+echo "driven: the click selected circle $target; the wheel over the panels kept the view and the plot's range; over the world it zoomed; the friction slider set μ = $mu; the configuration was left alone after (${writes} writes), and the selected circle too"

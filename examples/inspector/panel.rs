@@ -431,22 +431,27 @@ fn selection_section(ui: &mut egui::Ui, e: &mut Editables) {
                 ui.label("(gone)");
                 return;
             };
+            // The widgets edit copies, written back only when they differ: a write makes
+            // the next step a full one (no idle skip) even when it changes nothing.
             egui::Grid::new("selected").num_columns(2).show(ui, |ui| {
                 ui.label("radius");
+                let mut edited = *collider;
                 ui.add(
-                    egui::DragValue::new(&mut collider.radius)
+                    egui::DragValue::new(&mut edited.radius)
                         .speed(0.01)
                         .range(0.01..=100.0),
                 );
+                collider.set_if_neq(edited);
                 ui.end_row();
                 ui.label("mass");
                 ui.horizontal(|ui| {
-                    let mut fixed = match *mass {
+                    let mut edited = *mass;
+                    let mut fixed = match edited {
                         Mass::Fixed(m) => m,
                         _ => 0.0,
                     };
-                    ui.selectable_value(&mut *mass, Mass::Auto, "auto");
-                    ui.selectable_value(&mut *mass, Mass::Static, "static");
+                    ui.selectable_value(&mut edited, Mass::Auto, "auto");
+                    ui.selectable_value(&mut edited, Mass::Static, "static");
                     if ui
                         .add(
                             egui::DragValue::new(&mut fixed)
@@ -455,18 +460,23 @@ fn selection_section(ui: &mut egui::Ui, e: &mut Editables) {
                         )
                         .changed()
                     {
-                        *mass = Mass::Fixed(fixed.max(1e-3));
+                        edited = Mass::Fixed(fixed.max(1e-3));
                     }
+                    mass.set_if_neq(edited);
                 });
                 ui.end_row();
                 ui.label("velocity");
+                let mut edited = *velocity;
                 ui.horizontal(|ui| {
-                    ui.add(egui::DragValue::new(&mut velocity.0.x).speed(0.1));
-                    ui.add(egui::DragValue::new(&mut velocity.0.y).speed(0.1));
+                    ui.add(egui::DragValue::new(&mut edited.0.x).speed(0.1));
+                    ui.add(egui::DragValue::new(&mut edited.0.y).speed(0.1));
                 });
+                velocity.set_if_neq(edited);
                 ui.end_row();
                 ui.label("spin (rad/s)");
-                ui.add(egui::DragValue::new(&mut spin.0).speed(0.1));
+                let mut edited = *spin;
+                ui.add(egui::DragValue::new(&mut edited.0).speed(0.1));
+                spin.set_if_neq(edited);
                 ui.end_row();
                 ui.label("restitution");
                 let own = restitution.map(|r| r.map_unchanged(|r| &mut r.0));
@@ -491,7 +501,9 @@ fn selection_section(ui: &mut egui::Ui, e: &mut Editables) {
 fn override_slider(ui: &mut egui::Ui, own: Option<Mut<f32>>, max: f32) -> bool {
     match own {
         Some(mut value) => {
-            ui.add(egui::Slider::new(&mut *value, 0.0..=max));
+            let mut edited = *value;
+            ui.add(egui::Slider::new(&mut edited, 0.0..=max));
+            value.set_if_neq(edited);
             false
         }
         None => ui.button("override default").clicked(),

@@ -4,7 +4,8 @@
 //! window coordinates, the selected circle, the world camera's scale and centre, and the
 //! energy plot's centre and the range it shows, the default-friction slider's value
 //! and place, and how many frames changed the `CircleCollideConfig` (a change wakes every
-//! sleeping body, so the panel must not rewrite an unchanged configuration).
+//! sleeping body, so the panel must not rewrite an unchanged configuration) and how many
+//! changed a body's editable components (a write ends idle steps).
 //! `--paused` starts with time paused, so the circles stay where the report says.
 
 use crate::Args;
@@ -46,6 +47,16 @@ fn pause(mut time: ResMut<Time<Virtual>>) {
     time.pause();
 }
 
+/// A body whose components the selection editor writes, changed since the last frame.
+type EditedBody = Or<(
+    Changed<CircleCollider>,
+    Changed<Mass>,
+    Changed<Velocity>,
+    Changed<AngularVelocity>,
+    Changed<Restitution>,
+    Changed<Friction>,
+)>;
+
 fn write(
     args: Res<Args>,
     inspector: Res<Inspector>,
@@ -56,10 +67,12 @@ fn write(
     ),
     camera: Single<(&Camera, &GlobalTransform, &Projection), Without<PrimaryEguiContext>>,
     circles: Query<(Entity, &GlobalTransform), With<CircleCollider>>,
-    (mut frame, mut config_writes): (Local<u64>, Local<u64>),
+    written: Query<(), (With<CircleCollider>, EditedBody)>,
+    (mut frame, mut config_writes, mut body_writes): (Local<u64>, Local<u64>, Local<u64>),
 ) {
     *frame += 1;
     *config_writes += u64::from(config.is_changed());
+    *body_writes += u64::from(!written.is_empty());
     let (cam, cam_transform, projection) = camera.into_inner();
     let Some(rect) = cam.logical_viewport_rect() else {
         return;
@@ -102,6 +115,7 @@ fn write(
         );
     }
     text += &format!("config_writes {}\n", *config_writes);
+    text += &format!("body_writes {}\n", *body_writes);
     let path = args.report.as_deref().expect("run only with --report");
     // Written whole, then renamed: the script never reads half a report.
     let partial = format!("{path}.part");
