@@ -90,18 +90,28 @@ impl Simulation {
     pub(crate) fn list_movers(&mut self) -> bool {
         self.kinematic.clear();
         let mut moves = false;
-        for (i, h) in self.bodies.hot.iter().enumerate() {
-            if h.sleeping() {
+        for i in 0..self.bodies.len() {
+            if !self.may_move(i) {
                 continue;
             }
-            if h.sensor() || h.inv_mass > 0.0 {
-                moves = true;
-            } else if h.vel != glam::DVec2::ZERO || self.bodies.spin[i].omega != 0.0 {
+            moves = true;
+            let h = &self.bodies.hot[i];
+            if !h.sensor() && h.inv_mass == 0.0 {
                 self.kinematic.push(i as u32);
-                moves = true;
             }
         }
         moves
+    }
+
+    /// Whether body `i` may move this step: awake, and dynamic, a sensor, or a kinematic
+    /// body (static mass) with a velocity or a spin.
+    fn may_move(&self, i: usize) -> bool {
+        let h = &self.bodies.hot[i];
+        !h.sleeping()
+            && (h.sensor()
+                || h.inv_mass > 0.0
+                || h.vel != glam::DVec2::ZERO
+                || self.bodies.spin[i].omega != 0.0)
     }
 
     /// Whether the world stands still after the last step, so that the next step would
@@ -124,13 +134,7 @@ impl Simulation {
     pub fn is_still(&self) -> bool {
         self.vacated.is_empty()
             && !self.level_changed
-            && (self.bodies.hot.iter().zip(&self.bodies.spin)).all(|(h, s)| {
-                h.sleeping()
-                    || (!h.sensor()
-                        && h.inv_mass == 0.0
-                        && h.vel == glam::DVec2::ZERO
-                        && s.omega == 0.0)
-            })
+            && !(0..self.bodies.len()).any(|i| self.may_move(i))
     }
 
     /// Wakes the sleeping bodies touching (within the slop) a circle the caller vacated

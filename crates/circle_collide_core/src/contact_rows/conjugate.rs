@@ -388,15 +388,7 @@ impl Conjugate {
                 &block.p[from..to],
             );
             for s in 0..rows.len() {
-                let row = rows[s];
-                let push = row.normal * (z[s] + beta * p[s]);
-                let (a, b) = (row.a as usize, row.b as usize);
-                if !SHARED || (a < mid) == lower {
-                    dv[a] -= push * w[a];
-                }
-                if !SHARED || (b < mid) == lower {
-                    dv[b] += push * w[b];
-                }
+                add_row::<SHARED>(rows[s], z[s] + beta * p[s], dv, w, (mid, lower));
             }
         }
     }
@@ -413,15 +405,8 @@ impl Conjugate {
                 && row as usize / UNIT == u
             {
                 let s = row as usize - u * UNIT;
-                let r = block.rows[s];
-                let push = r.normal * (block.z[s] + beta * block.p[s]);
-                let (a, b) = (r.a as usize, r.b as usize);
-                if a < mid {
-                    dv[a] -= push * w[a];
-                }
-                if b < mid {
-                    dv[b] += push * w[b];
-                }
+                let direction = block.z[s] + beta * block.p[s];
+                add_row::<true>(block.rows[s], direction, dv, w, (mid, true));
                 k += 1;
             }
         }
@@ -462,6 +447,27 @@ impl Conjugate {
             largest = largest.max(rs.abs());
         }
         (next, largest)
+    }
+}
+
+/// Adds the velocity change of an impulse `direction` along `row` to its bodies in `dv`
+/// (inverse masses `w`); with `SHARED`, only to those of the lower half (below `mid`) if
+/// `lower`, else of the upper one.
+#[inline(always)]
+fn add_row<const SHARED: bool>(
+    row: CgRow,
+    direction: f64,
+    dv: &mut [DVec2],
+    w: &[f64],
+    (mid, lower): (usize, bool),
+) {
+    let push = row.normal * direction;
+    let (a, b) = (row.a as usize, row.b as usize);
+    if !SHARED || (a < mid) == lower {
+        dv[a] -= push * w[a];
+    }
+    if !SHARED || (b < mid) == lower {
+        dv[b] += push * w[b];
     }
 }
 
