@@ -188,6 +188,14 @@ fn set<T: Component<Mutability = bevy::ecs::component::Mutable>>(
     f(&mut app.world_mut().get_mut::<T>(e).expect("the component"));
 }
 
+fn insert(app: &mut App, e: Entity, component: impl Component) {
+    app.world_mut().entity_mut(e).insert(component);
+}
+
+fn remove<T: Component>(app: &mut App, e: Entity) {
+    app.world_mut().entity_mut(e).remove::<T>();
+}
+
 /// Every kind of change a game can make while the world stands still — each component
 /// the step reads written, added or removed, a body spawned or despawned, the
 /// configuration, the contact memory, the level, the core through `simulation_mut` — makes
@@ -216,7 +224,7 @@ fn every_change_made_while_the_world_stands_still_is_seen() {
             set::<Restitution>(a, b.rough, |r| r.0 = 0.9)
         }),
         ("restitution added", |a, b| {
-            a.world_mut().entity_mut(b.high).insert(Restitution(0.5));
+            insert(a, b.high, Restitution(0.5))
         }),
         ("friction", |a, b| {
             set::<Friction>(a, b.rough, |f| f.0 = 0.1)
@@ -231,28 +239,24 @@ fn every_change_made_while_the_world_stands_still_is_seen() {
             set::<MomentOfInertia>(a, b.rough, |i| i.0 = 0.1)
         }),
         ("layers", |a, b| {
-            a.world_mut().entity_mut(b.high).insert(CollisionLayers {
-                memberships: 2,
-                filters: 2,
-            });
+            insert(
+                a,
+                b.high,
+                CollisionLayers {
+                    memberships: 2,
+                    filters: 2,
+                },
+            )
         }),
-        ("sensor added", |a, b| {
-            a.world_mut().entity_mut(b.high).insert(Sensor);
-        }),
+        ("sensor added", |a, b| insert(a, b.high, Sensor)),
         ("events enabled", |a, b| {
-            a.world_mut()
-                .entity_mut(b.high)
-                .insert(CollisionEventsEnabled);
+            insert(a, b.high, CollisionEventsEnabled)
         }),
         ("ignored collisions", |a, b| {
-            a.world_mut()
-                .entity_mut(b.high)
-                .insert(IgnoredCollisions(vec![b.low]));
+            insert(a, b.high, IgnoredCollisions(vec![b.low]))
         }),
         ("colliding entities added", |a, b| {
-            a.world_mut()
-                .entity_mut(b.low)
-                .insert(CollidingEntities::default());
+            insert(a, b.low, CollidingEntities::default())
         }),
         ("woken", |a, b| {
             set::<SleepState>(a, b.high, |s| s.sleeping = false)
@@ -260,50 +264,34 @@ fn every_change_made_while_the_world_stands_still_is_seen() {
         ("precise motion", |a, b| {
             set::<PreciseMotion>(a, b.rough, |p| p.velocity.x = 1.0)
         }),
-        ("friction removed", |a, b| {
-            a.world_mut().entity_mut(b.rough).remove::<Friction>();
-        }),
+        ("friction removed", |a, b| remove::<Friction>(a, b.rough)),
         ("restitution removed", |a, b| {
-            a.world_mut().entity_mut(b.rough).remove::<Restitution>();
+            remove::<Restitution>(a, b.rough)
         }),
         ("rolling resistance removed", |a, b| {
-            a.world_mut()
-                .entity_mut(b.rough)
-                .remove::<RollingResistance>();
+            remove::<RollingResistance>(a, b.rough)
         }),
-        ("spin removed", |a, b| {
-            a.world_mut()
-                .entity_mut(b.rough)
-                .remove::<AngularVelocity>();
-        }),
+        ("spin removed", |a, b| remove::<AngularVelocity>(a, b.rough)),
         ("moment of inertia removed", |a, b| {
-            a.world_mut()
-                .entity_mut(b.rough)
-                .remove::<MomentOfInertia>();
+            remove::<MomentOfInertia>(a, b.rough)
         }),
         ("layers removed", |a, b| {
-            a.world_mut()
-                .entity_mut(b.rough)
-                .remove::<CollisionLayers>();
+            remove::<CollisionLayers>(a, b.rough)
         }),
         ("events enabled removed", |a, b| {
-            a.world_mut()
-                .entity_mut(b.rough)
-                .remove::<CollisionEventsEnabled>();
+            remove::<CollisionEventsEnabled>(a, b.rough)
         }),
         ("ignored collisions removed", |a, b| {
-            a.world_mut()
-                .entity_mut(b.rough)
-                .remove::<IgnoredCollisions>();
+            remove::<IgnoredCollisions>(a, b.rough)
         }),
         ("sleep state removed", |a, b| {
-            a.world_mut().entity_mut(b.high).remove::<SleepState>();
+            remove::<SleepState>(a, b.high)
         }),
         ("precise motion removed", |a, b| {
-            a.world_mut().entity_mut(b.rough).remove::<PreciseMotion>();
+            remove::<PreciseMotion>(a, b.rough)
         }),
         ("collider removed", |a, b| {
-            a.world_mut().entity_mut(b.low).remove::<CircleCollider>();
+            remove::<CircleCollider>(a, b.low)
         }),
         ("despawned", |a, b| {
             a.world_mut().despawn(b.low);
