@@ -11,7 +11,8 @@
 //! pairs). `VERBOSE=1` also prints every 25th step (its time, contacts, impacts, the
 //! push-out's moves and leftovers, the solver's passes); `ITER=n` sets the solver's
 //! passes, `CG=0` turns the conjugate-gradient correction off, `WALL=1` steers the crowd
-//! toward the middle of the left wall instead of the centre; `THREADS=n` runs on n scoped
+//! toward the middle of the left wall instead of the centre, `NUDGE=k` moves that target
+//! k/1000 units up (another trajectory of the same crowd); `THREADS=n` runs on n scoped
 //! threads (the results do not change).
 
 mod common;
@@ -48,6 +49,12 @@ fn main() {
     } else {
         DVec2::splat(0.5 * side)
     };
+    // NUDGE=k moves the target k thousandths of a unit up: the same crowd on another
+    // trajectory (a jam is chaotic), for comparing builds over several of them.
+    let nudge = std::env::var("NUDGE")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok());
+    let centre = centre + DVec2::new(0.0, 1e-3 * nudge.unwrap_or(0.0));
     let (mut times, mut fallbacks, mut most_left, mut impacts, mut contacts) =
         (Vec::new(), 0, 0, 0, 0);
     let mut phases = common::PhaseTimes::default();

@@ -41,6 +41,24 @@
 //! *strays* (the 10k pile: ~550 of the ~12,300 later rows). Same sums in the same order;
 //! through the plugin (alternated runner pairs, 2 threads) the 10k pile 22.6 → 21.5 ms
 //! a step (3 of 3), the crowd of 2000 against a wall 3.79 → 3.59 (4 of 4).
+//!
+//! A consistent system (seventeenth session): the equalities ask every active row to stop
+//! closing, a kept gap contact (`SolverContact::allowed`) included — not to close by
+//! exactly its allowance. A jam has more active rows than its bodies have degrees of
+//! freedom (the crowd of 2000 against a wall: ~4900 rows on 4000), so the closing speeds
+//! that velocities can give are a subspace, and a right-hand side with the allowances in
+//! it lies outside it: no impulses solve that system. The iterations then stalled (`r·z`
+//! still 30–100 % of its start after 50) and, given more, diverged (10⁵ × its start after
+//! 350, in the wall crowd). Without the allowances the system is consistent and the same
+//! iterations converge (`r·z` 0.1–3 % of its start after 55, 10⁻⁴ after 250 — a jam is
+//! ill-conditioned, so 50 still do not reach the tolerance); the passes that follow let
+//! each gap close by its allowance (`gap_row_allows_its_closing_speed`,
+//! `gaps_in_a_redundant_lattice_do_not_stall_the_iterations`). The crowds' trajectories
+//! change, their cost does not: core, `crowd_steps` 600 steps, late-half medians over
+//! trajectories `NUDGE=1…k`, builds alternated, 2 threads — against a wall 2000 (8
+//! trajectories) 3.16 → 3.13 ms, 5000 (4) 6.19 → 5.60; centre 3000 (6) 3.34 → 3.54,
+//! 10,000 (3) 14.7 → 13.7; no step left overlaps. (On the unnudged trajectory alone the
+//! first three looked 10–27 % faster: one trajectory is not a measurement.)
 
 use super::{ContactRows, team};
 use crate::parallel::{Executor, Serial};
@@ -147,8 +165,8 @@ fn write<T>(m: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
 
 impl ContactRows {
     /// At most `iterations` conjugate-gradient iterations over the rows with a positive
-    /// impulse (or closing now), solved as equalities, stopping once none closes faster
-    /// than `tolerance`; then the impulses found are applied, each row's total clamped at
+    /// impulse (or closing now, a kept gap's allowance not counted), solved as equalities
+    /// (none closes), stopping once none closes faster than `tolerance`; then the impulses found are applied, each row's total clamped at
     /// zero. Returns the iterations run.
     pub(crate) fn conjugate_gradient(&mut self, iterations: u32, tolerance: f64) -> u32 {
         let mut cg = std::mem::take(&mut self.conjugate);
@@ -156,7 +174,8 @@ impl ContactRows {
         let (mut rz, mut largest) = (0.0, 0.0f64);
         let mut used = 0;
         for (k, row) in self.rows.iter().enumerate() {
-            let closing = self.closing(row);
+            // Every kept gap taken as closed (see the module docs, "A consistent system").
+            let closing = self.closing(row) + row.allowed;
             if row.inv_w > 0.0 && (row.acc > 0.0 || closing > 0.0) {
                 if cg.index.len().is_multiple_of(UNIT) {
                     cg.start_block(used);
