@@ -70,8 +70,10 @@ pub struct StepConfig {
     pub sleep: SleepConfig,
     /// Under gravity, finish the contact solver with a bottom-up shock-propagation pass
     /// (each body, lowest first, stops sinking into its supports, which are held fixed)
-    /// and [`SETTLE_PASSES`](crate::contacts::SETTLE_PASSES) more passes, so deep piles
-    /// hold their weight and irregular ones come to rest. Default `true`.
+    /// and [`SETTLE_PASSES`](crate::contacts::SETTLE_PASSES) more passes, so columns
+    /// and rough piles hold their weight and irregular ones come to rest (in a smooth
+    /// solve only near-vertical supports count:
+    /// [`SMOOTH_SHOCK_SUPPORT`](crate::contacts::SMOOTH_SHOCK_SUPPORT)). Default `true`.
     pub shock_propagation: bool,
     /// Solve deep jams and deep piles with the conjugate-gradient correction: a solve of
     /// at least [`CONJUGATE_CONTACTS`](crate::contacts::CONJUGATE_CONTACTS) contacts

@@ -38,10 +38,14 @@
 //! gravity a bottom-up *shock-propagation* pass follows
 //! ([`shock_propagation`](crate::StepConfig::shock_propagation)): body by body, lowest
 //! first, each body gets the smallest change of velocity that stops it sinking into its
-//! supports, which are held fixed, so a deep pile holds its weight where a few passes
+//! supports, which are held fixed, so a column holds its weight where a few passes
 //! alone would let it sink. [`SETTLE_PASSES`] last passes then take out what the shock
 //! pass left closing between neighbours side by side; without them an irregular,
-//! frictionless pile keeps jostling and never sleeps.
+//! frictionless pile keeps jostling and never sleeps. In a smooth solve (no friction or
+//! rolling resistance) only near-vertical supports count ([`SMOOTH_SHOCK_SUPPORT`]): its
+//! passes run until converged and, when deep, get the conjugate-gradient correction,
+//! which carry an irregular pile's weight, and a lift along slanted supports there only
+//! disturbs them.
 //!
 //! **Deep jams and piles** ([`conjugate_correction`](crate::StepConfig::conjugate_correction)).
 //! A solve of at least [`CONJUGATE_CONTACTS`] contacts gets a conjugate-gradient
@@ -86,6 +90,32 @@ pub use crate::gap_contacts::KEEP_GAP;
 /// good; with four the 1200, 1500 and 2000 piles fall asleep at 7–9 s; eight were no
 /// better.
 pub const SETTLE_PASSES: u32 = 4;
+
+/// The shock pass's supports: contacts whose normal is at least this close to the
+/// vertical (the cosine of its angle with it; 0.5: leaning at least 30° from the
+/// horizontal). Rough solves (friction or rolling resistance: fixed passes, no
+/// conjugate-gradient correction) take every such support.
+pub const SHOCK_SUPPORT: f64 = 0.5;
+
+/// The shock pass's supports in a smooth solve: contacts within about 14° of the
+/// vertical (cosine 0.97) — columns, where Gauss–Seidel carries weight worst. The
+/// slanted supports of an irregular pile (about 30° from the vertical in a close
+/// packing) are left to the passes, which run until converged, and to the
+/// conjugate-gradient correction. Measured (seventeenth session, `docs/contacts.md`):
+/// the jittered piles of 6000–12,000 (seven sizes, core, `pile_settle`) fell asleep at
+/// 9.45 / 11.48 / 8.37 / 6.77 / 9.65 / 7.58 / 6.50 s with every support at 30° or more
+/// (mean 8.5 s), at 6.85 / 5.28 / 6.85 / 10.00 / 6.45 / 6.13 / 6.17 s with these (mean
+/// 6.8 s); through the plugin (runner, 900 steps) the piles of 8000–12,000 at 8.23 /
+/// 8.55 / 8.63 / 10.83 / 8.50 → 8.92 / 7.02 / 10.58 / 7.10 / 8.70 s (mean 8.95 → 8.46 s)
+/// and the pile of 2000 at 7.10 → 5.67 s; the piles of 1500–2700 (eight sizes, core)
+/// all fell asleep either way (mean 6.75 and 6.63 s). When a pile falls asleep is
+/// chaotic; an awake step costs about the same. The lattice piles of 2000 and 10,000
+/// (columns) fall asleep at the same 0.92 and 1.50 s, where they
+/// never did without the shock pass. Rough piles keep [`SHOCK_SUPPORT`] (with this, a
+/// pile of 10,000 at μ = 0.3 blew up). A kinematic paddle driven into a sleeping pile
+/// leaves bodies as deep inside it as before (eight jittered piles: by whole islands at
+/// most 1.8 slops against 1.5, by neighbourhood 5.0 against 4.7).
+pub const SMOOTH_SHOCK_SUPPORT: f64 = 0.97;
 
 /// Under gravity, in a solve without friction, the solver's passes go on past the
 /// configured number, up to [`MAX_PASS_FACTOR`] times it, until a pass changes no body's
@@ -848,7 +878,12 @@ impl Simulation {
         }
         self.stats.external_impulse += rows.store(&mut self.resting, &mut self.bodies);
         if self.config.shock_propagation && up != DVec2::ZERO {
-            self.shock_by_body(up);
+            let steep = if rows.any_rough() {
+                SHOCK_SUPPORT
+            } else {
+                SMOOTH_SHOCK_SUPPORT
+            };
+            self.shock_by_body(up, steep);
             rows.reload(&self.resting, &self.bodies);
             rows.passes(SETTLE_PASSES, 1.0);
             self.stats.external_impulse += rows.store(&mut self.resting, &mut self.bodies);

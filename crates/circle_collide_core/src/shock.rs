@@ -33,11 +33,12 @@ const NO_BODY: u32 = u32::MAX;
 impl Simulation {
     /// Bottom-up shock propagation by body: each dynamic body, lowest first, is given
     /// the smallest change of velocity that stops it sinking into any of its supports
-    /// (contacts with a body lower than it, or a wall, whose normal leans at least 30°
-    /// from the horizontal), the supports' velocities held fixed. A body on two supports
-    /// is lifted straight up; on one slanted support it slides along it, as a
-    /// frictionless body does.
-    pub(crate) fn shock_by_body(&mut self, up: DVec2) {
+    /// (contacts with a body lower than it, or a wall, whose normal's cosine with the
+    /// vertical is at least `steep`: [`SHOCK_SUPPORT`](crate::contacts::SHOCK_SUPPORT) or
+    /// [`SMOOTH_SHOCK_SUPPORT`](crate::contacts::SMOOTH_SHOCK_SUPPORT)), the supports'
+    /// velocities held fixed. A body on two supports is lifted straight up; on one
+    /// slanted support it slides along it, as a frictionless body does.
+    pub(crate) fn shock_by_body(&mut self, up: DVec2, steep: f64) {
         let mut order = std::mem::take(&mut self.shock_order);
         let mut supports = std::mem::take(&mut self.shock_supports);
         order.clear();
@@ -45,7 +46,7 @@ impl Simulation {
         let hot = &self.bodies.hot;
         for (k, c) in self.resting.iter().enumerate() {
             let (a, b) = (c.a as usize, c.b as usize);
-            if c.normal.dot(up).abs() < 0.5 {
+            if c.normal.dot(up).abs() < steep {
                 continue;
             }
             let a_upper = !is_body(c.b) || up.dot(hot[a].pos) >= up.dot(hot[b].pos);
