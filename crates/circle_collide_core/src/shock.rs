@@ -135,3 +135,59 @@ impl Simulation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{Arena, BodyDesc, Simulation, StepConfig, scenes};
+    use glam::DVec2;
+
+    /// A column of two circles and, beside it, a circle resting on two static ones
+    /// touching (its supports 30° from the vertical), under gravity, after a second at
+    /// rest: in a smooth world the shock pass takes the column's vertical support (and
+    /// the floor) but neither slanted support; with friction on the resting circle (a
+    /// rough solve) it takes the slanted ones too.
+    #[test]
+    fn a_smooth_solve_lifts_off_near_vertical_supports_only() {
+        for mu in [0.0, 0.5] {
+            let config = StepConfig {
+                gravity: DVec2::new(0.0, -9.81),
+                arena: Some(Arena {
+                    min: DVec2::ZERO,
+                    max: DVec2::new(20.0, 10.0),
+                    restitution: 0.0,
+                    friction: 0.0,
+                }),
+                ..StepConfig::default()
+            };
+            let mut sim = Simulation::new(config);
+            let r = scenes::RADIUS;
+            let at = |x: f64, y: f64| BodyDesc::new(DVec2::new(x, y), r, scenes::MASS);
+            let h = 3f64.sqrt() * r;
+            let fixed = |x: f64| BodyDesc::new(DVec2::new(x, r), r, f64::INFINITY);
+            let bodies = [
+                at(2.0, r),
+                at(2.0, 3.0 * r),
+                fixed(6.0),
+                fixed(6.0 + 2.0 * r),
+                at(6.0 + r, r + h).with_friction(mu),
+            ];
+            for b in bodies {
+                sim.add_body(b).expect("a valid body");
+            }
+            sim.config.sleep.enabled = false;
+            for _ in 0..60 {
+                sim.step(scenes::DT);
+            }
+            let up = DVec2::Y;
+            let slanted = (sim.shock_supports.iter())
+                .filter(|s| s.normal.dot(up) < 0.97)
+                .count();
+            let column = (sim.shock_supports.iter())
+                .filter(|s| s.lower != super::NO_BODY && s.normal.dot(up) > 0.999)
+                .count();
+            assert_eq!(column, 1, "μ {mu}: the column's support");
+            let expected = if mu == 0.0 { 0 } else { 2 };
+            assert_eq!(slanted, expected, "μ {mu}: slanted supports taken");
+        }
+    }
+}
