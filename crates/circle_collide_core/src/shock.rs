@@ -180,7 +180,7 @@ mod tests {
             }
             let up = DVec2::Y;
             let slanted = (sim.shock_supports.iter())
-                .filter(|s| s.normal.dot(up) < 0.97)
+                .filter(|s| s.normal.dot(up) < crate::contacts::SMOOTH_SHOCK_SUPPORT)
                 .count();
             let column = (sim.shock_supports.iter())
                 .filter(|s| s.lower != super::NO_BODY && s.normal.dot(up) > 0.999)

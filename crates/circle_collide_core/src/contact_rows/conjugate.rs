@@ -166,8 +166,9 @@ fn write<T>(m: &RwLock<T>) -> RwLockWriteGuard<'_, T> {
 impl ContactRows {
     /// At most `iterations` conjugate-gradient iterations over the rows with a positive
     /// impulse (or closing now, a kept gap's allowance not counted), solved as equalities
-    /// (none closes), stopping once none closes faster than `tolerance`; then the impulses found are applied, each row's total clamped at
-    /// zero. Returns the iterations run.
+    /// (none closes), stopping once none closes faster than `tolerance`; then the
+    /// impulses found are applied, each row's total clamped at zero. Returns the
+    /// iterations run.
     pub(crate) fn conjugate_gradient(&mut self, iterations: u32, tolerance: f64) -> u32 {
         let mut cg = std::mem::take(&mut self.conjugate);
         cg.index.clear();
