@@ -174,7 +174,8 @@ pub struct CircleCollideConfig {
     pub time_to_sleep: f32,
     /// Sleep by neighbourhood: a body falls asleep once it and the bodies touching it
     /// have rested, so the quiet parts of a large pile sleep while another part still
-    /// moves; a hit still wakes the island, a slow touch only the neighbours. Default
+    /// moves; a hit wakes the sleeping bodies it reaches (an elastic row whole), a slow
+    /// touch only the neighbours. Default
     /// `false` (whole islands). The trade (parts frozen a little out of balance) is
     /// measured in
     /// [`SleepConfig::by_neighbourhood`](circle_collide_core::SleepConfig::by_neighbourhood).

@@ -15,7 +15,8 @@ use bevy::prelude::*;
 /// [`sleep_by_neighbourhood`](crate::CircleCollideConfig::sleep_by_neighbourhood), a
 /// body falls asleep once it and the bodies touching it have rested). A sleeping body
 /// wakes, with its island, when an awake body touches it or is about to hit it (by
-/// neighbourhood a slow touch wakes only it and the sleeping bodies touching it), when
+/// neighbourhood a slow touch wakes only it and the sleeping bodies touching it, a hit
+/// the sleeping bodies it reaches), when
 /// the game gives it a [`Velocity`](crate::Velocity) or moves its `Transform` away from
 /// [`position`](Self::position), when the game sets `sleeping` to `false`, or when the
 /// [`CircleCollideConfig`](crate::CircleCollideConfig) changes. It also wakes when a

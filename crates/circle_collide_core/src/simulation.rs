@@ -121,6 +121,9 @@ pub struct Simulation {
     /// The level geometry changed since the last broad phase: every sleeping body wakes.
     pub(crate) level_changed: bool,
     pub(crate) wake_ring: Vec<u32>,
+    /// By neighbourhood: sleeping bodies an impact reaches, fastest first
+    /// ([`wake_reached`](Self::wake_reached)).
+    pub(crate) wake_hits: std::collections::BinaryHeap<crate::wake_reach::Reached>,
     pub(crate) island_parent: Vec<u32>,
     pub(crate) island_rest: Vec<f64>,
     /// Touching pairs met during the event loop (after the start-of-step predictions)
@@ -448,6 +451,7 @@ impl Simulation {
                     + cap(&self.kinematic)
                     + cap(&self.vacated)
                     + cap(&self.wake_ring)
+                    + self.wake_hits.capacity() * std::mem::size_of::<crate::wake_reach::Reached>()
                     + cap(&self.island_parent)
                     + cap(&self.island_rest),
             ),

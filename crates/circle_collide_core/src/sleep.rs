@@ -14,12 +14,14 @@
 //! of touching awake bodies whose every rest time has reached `time_to_sleep` falls
 //! asleep. By neighbourhood
 //! ([`by_neighbourhood`](crate::config::SleepConfig::by_neighbourhood)) a body falls
-//! asleep once it and its awake touching neighbours have, and a slow touch wakes a
-//! sleeping body with the sleeping bodies touching it, not its island.
+//! asleep once it and its awake touching neighbours have, a slow touch wakes a
+//! sleeping body with the sleeping bodies touching it, and a hit the sleeping bodies it
+//! reaches (`wake_reach`), not the island.
 
 use crate::config::DISTURB_FRACTION;
 use crate::push_out::within_slop;
 use crate::simulation::Simulation;
+use crate::wake_reach::Reached;
 
 impl Simulation {
     /// Wakes the sleeping bodies that an awake dynamic body touches now (within the slop)
@@ -29,16 +31,19 @@ impl Simulation {
     /// By whole islands (the default) a touch or a hit wakes the sleeping body with its
     /// island. By neighbourhood
     /// ([`by_neighbourhood`](crate::config::SleepConfig::by_neighbourhood)) a hit, or a
-    /// touch closing faster than the resting speed, wakes the island (an impact must travel
-    /// through every body it reaches within the step); a body near it (a candidate pair)
+    /// touch closing faster than the resting speed, wakes the sleeping bodies it reaches
+    /// ([`wake_reached`](Self::wake_reached): an impact must travel through every body it
+    /// reaches within the step); a body near it (a candidate pair)
     /// that moves faster than [`DISTURB_FRACTION`] of the sleep speed, or did not rest
     /// in the last step, wakes it and the sleeping bodies touching it
     /// ([`wake_near`](Self::wake_near)); a body lying still on it wakes nobody.
     pub(crate) fn wake_touched(&mut self) -> bool {
         let mut woken = std::mem::take(&mut self.woken);
         let mut near = std::mem::take(&mut self.woken_near);
+        let mut hits = std::mem::take(&mut self.wake_hits);
         woken.clear();
         near.clear();
+        hits.clear();
         let whole = !self.config.sleep.by_neighbourhood;
         let resting_speed = (self.config).resting_speed_for(self.dt, self.min_radius);
         let disturb = DISTURB_FRACTION * self.sleep_speed();
@@ -54,31 +59,51 @@ impl Simulation {
                 continue; // kinematic bodies wake below; static bodies and sensors never do
             }
             let o = &b.hot[other];
-            if self.wakes_island(sleeper, other, whole, resting_speed) {
-                woken.push(sleeper as u32);
+            if let Some(closing) = self.hit_speed(sleeper, other, whole, resting_speed) {
+                if whole {
+                    woken.push(sleeper as u32);
+                } else {
+                    let speed = self.speed_of_hit(sleeper, other, closing);
+                    hits.push(Reached {
+                        speed,
+                        body: sleeper as u32,
+                    });
+                }
             } else if !whole && (b.rest_time[other] == 0.0 || o.vel.length() > disturb) {
                 near.push(sleeper as u32);
             }
         }
         self.wake_by_kinematic(&mut woken, &mut near);
-        let any = !woken.is_empty() || !near.is_empty();
+        let any = !woken.is_empty() || !near.is_empty() || !hits.is_empty();
         self.wake_islands(&mut woken);
+        self.wake_reached(&mut hits);
         self.wake_near(&near);
         self.woken = woken;
         self.woken_near = near;
+        self.wake_hits = hits;
         any
     }
 
-    /// Whether moving body `other` wakes the island of `sleeper`: it will hit it within
-    /// the step, or touches it (within the slop) — by neighbourhood only when closing
-    /// faster than `resting_speed` (an impact must travel through every body it reaches).
-    fn wakes_island(&self, sleeper: usize, other: usize, whole: bool, resting_speed: f64) -> bool {
+    /// Whether moving body `other` hits `sleeper`, and at what closing speed: it will
+    /// hit it within the step (closing at most at its speed), or touches it (within the
+    /// slop; closing along the line of centres) — by neighbourhood only when closing
+    /// faster than `resting_speed` (an impact must travel through every body it
+    /// reaches). By whole islands such a hit wakes the island, by neighbourhood the
+    /// bodies it reaches ([`wake_reached`](Self::wake_reached)).
+    fn hit_speed(
+        &self,
+        sleeper: usize,
+        other: usize,
+        whole: bool,
+        resting_speed: f64,
+    ) -> Option<f64> {
         let b = &self.bodies;
+        let (s, o) = (&b.hot[sleeper], &b.hot[other]);
         if within_slop(b, sleeper, other, self.config.overlap_slop) {
-            let (s, o) = (&b.hot[sleeper], &b.hot[other]);
-            whole || o.vel.dot((s.pos - o.pos).normalize_or_zero()) > resting_speed
+            let closing = o.vel.dot((s.pos - o.pos).normalize_or_zero());
+            (whole || closing > resting_speed).then_some(closing)
         } else {
-            b.time_of_impact(sleeper, other, 0.0, self.dt).is_some()
+            (b.time_of_impact(sleeper, other, 0.0, self.dt)).map(|_| o.vel.length())
         }
     }
 
@@ -194,7 +219,7 @@ impl Simulation {
                 {
                     return;
                 }
-                if self.wakes_island(s, k, whole, resting_speed) {
+                if self.hit_speed(s, k, whole, resting_speed).is_some() {
                     woken.push(s as u32);
                 } else if !whole {
                     near.push(s as u32);
@@ -204,11 +229,14 @@ impl Simulation {
     }
 
     /// By neighbourhood: wakes the island of every sleeping body that an impact of this
-    /// step hit faster than the resting speed. The broad phase wakes the islands of the
-    /// hits it foresees; a body whose course an impact changed can hit a sleeping one
-    /// unforeseen, which then stood as a static body, and left asleep its island would
-    /// take such hits again and again (a collapse inside a pile went on for seconds,
-    /// bodies bouncing off the sleeping ones around it).
+    /// step hit faster than the resting speed. The broad phase wakes the bodies the hits
+    /// it foresees reach ([`wake_reached`](Self::wake_reached)); a body whose course an
+    /// impact changed, or pushed on by the bodies behind it faster than that estimate, can
+    /// hit a sleeping one unforeseen, which then stood as a static body, and left asleep
+    /// its island would take such hits again and again (a collapse inside a pile went on
+    /// for seconds, bodies bouncing off the sleeping ones around it; waking only the
+    /// bodies such a hit reaches brought that back on one pile of eight, `docs/contacts.md`,
+    /// "A hit wakes the bodies it reaches").
     fn wake_islands_hit(&mut self) {
         let mut hit = std::mem::take(&mut self.woken);
         hit.clear();
@@ -259,7 +287,7 @@ impl Simulation {
 
     /// Wakes body `k` if it sleeps, counts it and sets it flying under this step's
     /// gravity if `flies`; returns whether it slept.
-    fn wake_flying(&mut self, k: usize, flies: bool) -> bool {
+    pub(crate) fn wake_flying(&mut self, k: usize, flies: bool) -> bool {
         let woke = self.bodies.wake(k);
         if woke {
             self.stats.woken += 1;
@@ -270,7 +298,7 @@ impl Simulation {
 
     /// Adds to `out` the sleeping bodies touching body `k` (within the slop), found
     /// through the grid (`found` is scratch).
-    fn sleeping_touching(&self, k: usize, found: &mut Vec<usize>, out: &mut Vec<u32>) {
+    pub(crate) fn sleeping_touching(&self, k: usize, found: &mut Vec<usize>, out: &mut Vec<u32>) {
         found.clear();
         self.grid.query(&self.bodies, k, false, |j| found.push(j));
         let (b, slop) = (&self.bodies, self.config.overlap_slop);
