@@ -191,13 +191,15 @@ fn main() {
             // VERBOSE=1: our step's figures every 25 steps (as the core's crowd_steps).
             if verbose && step % 25 == 0 {
                 eprintln!(
-                    "  step {step}: {:.2} ms, {} contacts ({} to the solver), {} impacts, push-out {} moves, {} left",
+                    "  step {step}: {:.2} ms, {} contacts ({} to the solver), {} impacts, push-out {} moves, {} left, {} asleep, KE {:.3e}",
                     times[step - 1],
                     d.contacts,
                     d.solver_contacts,
                     d.impacts,
                     d.overlaps_fixed,
                     d.overlaps_left,
+                    d.sleeping,
+                    d.kinetic_energy,
                 );
             }
         }
