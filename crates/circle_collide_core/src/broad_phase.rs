@@ -191,6 +191,49 @@ mod tests {
         }
     }
 
+    /// Static, kinematic and sleeping bodies (inactive in the grid): the pairs listed are
+    /// exactly the brute-force box pairs that interact, in the order of a world where
+    /// every pair is tested — a region of only inactive bodies (its cells skipped), one
+    /// with a few active bodies among them, sensors and huge circles.
+    #[test]
+    fn inactive_bodies_are_skipped_without_losing_a_pair() {
+        let mut sim = Simulation::new(StepConfig::default());
+        let mut state = 11u64;
+        let mut rnd = || crate::scenes::SplitMix64::next_f64(&mut state);
+        for k in 0..1500 {
+            let p = DVec2::new(rnd() * 60.0, rnd() * 60.0);
+            let r = if k % 97 == 0 { 6.0 } else { 0.3 + 0.5 * rnd() };
+            // Left third: all inactive; middle: one in five active; right: all active.
+            let active = match p.x {
+                x if x < 20.0 => false,
+                x if x < 40.0 => k % 5 == 0,
+                _ => true,
+            };
+            let mass = if active { 1.0 } else { f64::INFINITY };
+            let mut body = BodyDesc::new(p, r, mass).with_sensor(k % 41 == 0 && p.x >= 20.0);
+            if !active && k % 7 == 0 {
+                body = body.with_velocity(DVec2::new(1.0, 0.0)); // kinematic
+            }
+            sim.add_body(body).unwrap();
+        }
+        sim.integrate(1.0 / 60.0);
+        sim.broad_phase();
+        assert!(sim.grid.dense && sim.grid.any_inactive);
+        let expected: Vec<(u32, u32)> = brute_pairs(&sim)
+            .into_iter()
+            .filter(|&(i, j)| sim.interacts(i, j))
+            .collect();
+        let mut pairs = sim.candidate_pairs().to_vec();
+        assert!(pairs.len() > 500, "{} pairs", pairs.len());
+        pairs.sort_unstable();
+        assert_eq!(pairs, expected);
+        // The same list, in the same order, as the plain loop over every pair gives.
+        let listed = sim.candidate_pairs().to_vec();
+        sim.grid.any_inactive = false;
+        sim.collect_pairs();
+        assert_eq!(sim.candidate_pairs(), &listed[..]);
+    }
+
     /// A gas of equal circles: many boxes almost a cell wide, in every neighbour cell.
     #[test]
     fn gas_pairs_equal_brute_force() {

@@ -64,6 +64,16 @@ pub(crate) struct Grid {
     cell_bodies: Vec<u32>,
     /// Start-of-step box of each entry of `cell_bodies`, in `f32` rounded outwards.
     cell_boxes: Vec<SmallBox>,
+    /// Whether each entry of `cell_bodies` can be in an interacting pair on its own: a
+    /// dynamic awake body (inverse mass above 0) or a sensor. Two entries that cannot —
+    /// static, kinematic or sleeping bodies — never interact
+    /// ([`Simulation::interacts`](crate::Simulation::interacts)).
+    cell_active: Vec<bool>,
+    /// `active_before[c]`: the active entries of the dense cells before cell `c`.
+    active_before: Vec<u32>,
+    /// Whether some entry of the dense cells is not active: pair listing then skips the
+    /// cells with no active entry near them, and the pairs of two inactive entries.
+    pub(crate) any_inactive: bool,
     /// Re-insertions into dense cells: head of each dense cell's chain in `entries`.
     dense_heads: Vec<u32>,
     /// Hash part: every body of a sparse world, and re-insertions outside the dense cells.
@@ -167,7 +177,11 @@ impl Grid {
             ),
             (
                 "grid lists",
-                cap(&self.cell_bodies) + cap(&self.cell_boxes) + cap(&self.entries),
+                cap(&self.cell_bodies)
+                    + cap(&self.cell_boxes)
+                    + cap(&self.cell_active)
+                    + cap(&self.active_before)
+                    + cap(&self.entries),
             ),
             (
                 "grid per body",
@@ -312,7 +326,7 @@ impl Grid {
         refill(&mut self.heads, 1 << bits, NONE);
         self.entries.clear();
         if self.dense {
-            self.fill_dense(bounds, w as usize * h as usize);
+            self.fill_dense(bodies, bounds, w as usize * h as usize);
             for k in 0..self.big.len() {
                 let i = self.big[k] as usize;
                 self.add_entries(i, self.registered[i]);
@@ -327,8 +341,8 @@ impl Grid {
     }
 
     /// Counting sort of the gridded bodies into the dense cells of `bounds` (which hold
-    /// their boxes' min corners), with their boxes.
-    fn fill_dense(&mut self, bounds: Range, cells: usize) {
+    /// their boxes' min corners), with their boxes and whether they are active.
+    fn fill_dense(&mut self, bodies: &Bodies, bounds: Range, cells: usize) {
         (self.gx0, self.gy0) = (bounds.0, bounds.1);
         (self.gw, self.gh) = (bounds.2 - bounds.0 + 1, bounds.3 - bounds.1 + 1);
         refill(&mut self.cell_start, cells + 1, 0);
@@ -349,8 +363,11 @@ impl Grid {
         self.cell_start[cells] = total;
         refill(&mut self.cell_bodies, total as usize, 0);
         refill(&mut self.cell_boxes, total as usize, [0.0; 4]);
+        refill(&mut self.cell_active, total as usize, false);
+        refill(&mut self.active_before, cells + 1, 0);
         // Filling each cell from its end, bodies in reverse order, leaves every list
         // ascending and `cell_start[c]` at the start of cell `c`: no cursor array needed.
+        let mut inactive = 0;
         for i in (0..n).rev() {
             if self.listed_once(i) {
                 let c = cell_of(&self.registered[i]);
@@ -358,8 +375,24 @@ impl Grid {
                 let k = self.cell_start[c] as usize;
                 self.cell_bodies[k] = i as u32;
                 self.cell_boxes[k] = self.body_boxes[i];
+                let h = &bodies.hot[i];
+                let active = h.inv_mass > 0.0 || h.sensor();
+                self.cell_active[k] = active;
+                // Counted in the cell after: the running sums below start from cell 0.
+                self.active_before[c + 1] += u32::from(active);
+                inactive += usize::from(!active);
             }
         }
+        for c in 1..=cells {
+            self.active_before[c] += self.active_before[c - 1];
+        }
+        self.any_inactive = inactive > 0;
+    }
+
+    /// Active entries (see `cell_active`) in dense cells `first..=last`.
+    #[inline]
+    fn active_in(&self, first: usize, last: usize) -> u32 {
+        self.active_before[last + 1] - self.active_before[first]
     }
 
     /// Whether body `i` is listed once, in the cell of its box's min corner (neither big
@@ -422,7 +455,27 @@ impl Grid {
     /// with big bodies come from [`for_each_big_pair`](Self::for_each_big_pair), with
     /// oversized ones from [`for_each_oversized_pair`](Self::for_each_oversized_pair).
     /// Hashed worlds list their pairs with [`query`](Self::query) and `only_greater`.
+    ///
+    /// Pairs of two inactive entries (static, kinematic or sleeping bodies, see
+    /// `cell_active`) are not listed, and a cell with no active entry in it or in the
+    /// neighbours it is scanned against is skipped: a mostly sleeping pile scans only the
+    /// cells around its awake bodies. Such pairs never [interact](crate::Simulation::interacts),
+    /// so the pairs kept and their order are the same.
     pub(crate) fn for_each_pair_in_rows(
+        &self,
+        rows: std::ops::Range<usize>,
+        found: impl FnMut(usize, usize),
+    ) {
+        if self.any_inactive {
+            self.pairs_in_rows::<true>(rows, found);
+        } else {
+            self.pairs_in_rows::<false>(rows, found);
+        }
+    }
+
+    /// [`for_each_pair_in_rows`](Self::for_each_pair_in_rows), skipping inactive pairs
+    /// if `SKIP_INACTIVE` (a world of active bodies only keeps the plain loop).
+    fn pairs_in_rows<const SKIP_INACTIVE: bool>(
         &self,
         rows: std::ops::Range<usize>,
         mut found: impl FnMut(usize, usize),
@@ -437,17 +490,29 @@ impl Grid {
                 }
                 // This cell and the next one on the row are contiguous; so are the three
                 // cells below.
-                let same_row = self.cells_span(c, (c + 1).min(row * w + w - 1));
-                let below = if row + 1 < h {
-                    let first = c + w - usize::from(col > 0);
-                    self.cells_span(first, (c + w + 1).min(row * w + 2 * w - 1))
-                } else {
-                    0..0
-                };
+                let row_end = (c + 1).min(row * w + w - 1);
+                let same_row = self.cells_span(c, row_end);
+                let below_cells = (row + 1 < h).then(|| {
+                    (
+                        c + w - usize::from(col > 0),
+                        (c + w + 1).min(row * w + 2 * w - 1),
+                    )
+                });
+                let below = below_cells.map_or(0..0, |(first, last)| self.cells_span(first, last));
+                if SKIP_INACTIVE {
+                    let near = self.active_in(c, row_end)
+                        + below_cells.map_or(0, |(first, last)| self.active_in(first, last));
+                    if near == 0 {
+                        continue;
+                    }
+                }
                 for k in own {
                     let a = self.cell_boxes[k];
+                    let k_active = !SKIP_INACTIVE || self.cell_active[k];
                     let mut test = |l: usize| {
-                        if small_boxes_overlap(a, self.cell_boxes[l]) {
+                        if (k_active || self.cell_active[l])
+                            && small_boxes_overlap(a, self.cell_boxes[l])
+                        {
                             let (p, q) = (self.cell_bodies[k], self.cell_bodies[l]);
                             found(p.min(q) as usize, p.max(q) as usize);
                         }
