@@ -191,7 +191,7 @@ fn main() {
             // VERBOSE=1: our step's figures every 25 steps (as the core's crowd_steps).
             if verbose && step % 25 == 0 {
                 eprintln!(
-                    "  step {step}: {:.2} ms, {} contacts ({} to the solver), {} impacts, push-out {} moves, {} left, {} asleep, KE {:.3e}",
+                    "  step {step}: {:.2} ms, {} contacts ({} to the solver), {} impacts, push-out {} moves, {} left, {} asleep, KE {:.3e} PE+KE {:.6e}",
                     times[step - 1],
                     d.contacts,
                     d.solver_contacts,
@@ -200,6 +200,7 @@ fn main() {
                     d.overlaps_left,
                     d.sleeping,
                     d.kinetic_energy,
+                    d.kinetic_energy + d.potential_energy,
                 );
             }
         }
