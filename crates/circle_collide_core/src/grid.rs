@@ -245,7 +245,12 @@ impl Grid {
     }
 
     /// Chooses the cell size from the bodies' current boxes and inserts every body.
-    pub(crate) fn rebuild(&mut self, bodies: &Bodies) {
+    ///
+    /// With `mark_inactive` (a world with sleeping bodies) the dense cells also note
+    /// which entries are inactive, and pair listing skips what only they could form
+    /// ([`for_each_pair_in_rows`](Self::for_each_pair_in_rows)); without, nothing is
+    /// noted (the gas pays nothing for it).
+    pub(crate) fn rebuild(&mut self, bodies: &Bodies, mark_inactive: bool) {
         let n = bodies.len();
         // Each body's box, read once from the bodies for the passes below.
         self.body_boxes.clear();
@@ -326,7 +331,12 @@ impl Grid {
         refill(&mut self.heads, 1 << bits, NONE);
         self.entries.clear();
         if self.dense {
-            self.fill_dense(bodies, bounds, w as usize * h as usize);
+            self.fill_dense(bounds, w as usize * h as usize);
+            if mark_inactive {
+                self.mark_inactive(bodies, w as usize * h as usize);
+            } else {
+                self.any_inactive = false;
+            }
             for k in 0..self.big.len() {
                 let i = self.big[k] as usize;
                 self.add_entries(i, self.registered[i]);
@@ -341,8 +351,8 @@ impl Grid {
     }
 
     /// Counting sort of the gridded bodies into the dense cells of `bounds` (which hold
-    /// their boxes' min corners), with their boxes and whether they are active.
-    fn fill_dense(&mut self, bodies: &Bodies, bounds: Range, cells: usize) {
+    /// their boxes' min corners), with their boxes.
+    fn fill_dense(&mut self, bounds: Range, cells: usize) {
         (self.gx0, self.gy0) = (bounds.0, bounds.1);
         (self.gw, self.gh) = (bounds.2 - bounds.0 + 1, bounds.3 - bounds.1 + 1);
         refill(&mut self.cell_start, cells + 1, 0);
@@ -363,11 +373,8 @@ impl Grid {
         self.cell_start[cells] = total;
         refill(&mut self.cell_bodies, total as usize, 0);
         refill(&mut self.cell_boxes, total as usize, [0.0; 4]);
-        refill(&mut self.cell_active, total as usize, false);
-        refill(&mut self.active_before, cells + 1, 0);
         // Filling each cell from its end, bodies in reverse order, leaves every list
         // ascending and `cell_start[c]` at the start of cell `c`: no cursor array needed.
-        let mut inactive = 0;
         for i in (0..n).rev() {
             if self.listed_once(i) {
                 let c = cell_of(&self.registered[i]);
@@ -375,16 +382,28 @@ impl Grid {
                 let k = self.cell_start[c] as usize;
                 self.cell_bodies[k] = i as u32;
                 self.cell_boxes[k] = self.body_boxes[i];
-                let h = &bodies.hot[i];
-                let active = h.inv_mass > 0.0 || h.sensor();
-                self.cell_active[k] = active;
-                // Counted in the cell after: the running sums below start from cell 0.
-                self.active_before[c + 1] += u32::from(active);
-                inactive += usize::from(!active);
             }
         }
-        for c in 1..=cells {
-            self.active_before[c] += self.active_before[c - 1];
+    }
+
+    /// Notes which entries of the `cells` dense cells are active (`cell_active`), the
+    /// running count per cell, and whether any is not.
+    fn mark_inactive(&mut self, bodies: &Bodies, cells: usize) {
+        let total = self.cell_bodies.len();
+        refill(&mut self.cell_active, total, false);
+        refill(&mut self.active_before, cells + 1, 0);
+        let mut inactive = 0;
+        for c in 0..cells {
+            let span = self.cells_span(c, c);
+            let mut count = 0;
+            for k in span {
+                let h = &bodies.hot[self.cell_bodies[k] as usize];
+                let active = h.inv_mass > 0.0 || h.sensor();
+                self.cell_active[k] = active;
+                count += u32::from(active);
+                inactive += usize::from(!active);
+            }
+            self.active_before[c + 1] = self.active_before[c] + count;
         }
         self.any_inactive = inactive > 0;
     }

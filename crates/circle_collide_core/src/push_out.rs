@@ -327,7 +327,8 @@ impl Simulation {
         if keep {
             self.bodies.margin = margin.max(JAM_MARGIN);
         }
-        self.grid.rebuild(&self.bodies);
+        self.grid
+            .rebuild(&self.bodies, self.stats.sleeping_at_start > 0);
         self.collect_pairs();
         self.jam.relisted += self.pairs.len();
         self.bodies.margin = margin;
