@@ -29,16 +29,22 @@ impl Simulation {
             return;
         }
         self.mark_speculative();
-        let sleepers = self.stats.sleeping_at_start > 0;
-        self.grid.rebuild(&self.bodies, sleepers);
+        self.rebuild_grid();
         self.collect_pairs();
-        if sleepers && self.wake_touched() {
+        if self.stats.sleeping_at_start > 0 && self.wake_touched() {
             self.near_wall_listed = None;
-            self.grid.rebuild(&self.bodies, true);
+            self.rebuild_grid();
             self.collect_pairs();
         }
         self.stats.candidate_pairs = self.pairs.len();
         self.stats.oversized_bodies = self.grid.oversized_count();
+    }
+
+    /// Rebuilds the grid from the bodies' boxes, noting its inactive entries in a world
+    /// with sleeping bodies ([`Grid::rebuild`](crate::grid::Grid::rebuild)).
+    pub(crate) fn rebuild_grid(&mut self) {
+        let sleepers = self.stats.sleeping_at_start > 0;
+        self.grid.rebuild(&self.bodies, sleepers);
     }
 
     /// Lists the interacting candidate pairs into `self.pairs`, in chunks on the

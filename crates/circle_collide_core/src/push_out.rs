@@ -327,8 +327,7 @@ impl Simulation {
         if keep {
             self.bodies.margin = margin.max(JAM_MARGIN);
         }
-        self.grid
-            .rebuild(&self.bodies, self.stats.sleeping_at_start > 0);
+        self.rebuild_grid();
         self.collect_pairs();
         self.jam.relisted += self.pairs.len();
         self.bodies.margin = margin;

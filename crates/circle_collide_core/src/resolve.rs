@@ -75,8 +75,7 @@ impl Simulation {
         self.bodies.sweep_end = 0.0;
         if self.stats.fallback {
             // Bodies moved without collision handling after the cap: find what overlaps now.
-            self.grid
-                .rebuild(&self.bodies, self.stats.sleeping_at_start > 0);
+            self.rebuild_grid();
             self.collect_pairs();
             self.late_pairs.clear();
         }
