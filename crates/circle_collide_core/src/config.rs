@@ -223,10 +223,11 @@ pub struct SleepConfig {
     /// The trade: piles fall asleep sooner and cost less while part of them still moves
     /// (jittered piles of 1200–5000: all twelve sizes asleep within 10.8 s, against nine
     /// of twelve within 12 s by whole islands), but the parts frozen while their
-    /// neighbours still settled are further from balance: woken all at once, the pile
-    /// of 10,000 shifts by up to 0.24 r in half a second (by whole islands 0.08 r), and
-    /// the piles of 400–900 by up to 0.48 r (by whole islands 0.13 r).
-    /// Measured in `docs/contacts.md`, "Sleeping by neighbourhood".
+    /// neighbours still settled are further from balance: woken all at once, eight
+    /// jittered piles of 400–3000 shift by 0.04–1.1 r in half a second (0.4 r or less
+    /// on seven), against 0.13 r or less by whole islands (piles of 400–900).
+    /// Measured in `docs/contacts.md`, "Sleeping by neighbourhood" and "A hit wakes the
+    /// bodies it reaches".
     pub by_neighbourhood: bool,
 }
 
