@@ -4,6 +4,7 @@
 use crate::body::BodyDesc;
 use crate::filter::Layers;
 use crate::friction::Spin;
+use crate::impulse::RestitutionCombine;
 use glam::DVec2;
 
 /// `Hot::flags` bit: the body is a sensor.
@@ -428,6 +429,13 @@ impl Bodies {
     /// Restitution coefficient of body `i`.
     pub fn restitution(&self, i: usize) -> f64 {
         self.restitution[i]
+    }
+
+    /// The restitution of the pair of bodies `i` and `j`, their coefficients combined by
+    /// `combine`.
+    #[inline]
+    pub(crate) fn pair_restitution(&self, combine: RestitutionCombine, i: usize, j: usize) -> f64 {
+        combine.combine(self.restitution[i], self.restitution[j])
     }
 
     /// Whether body `i` is a sensor.

@@ -699,7 +699,7 @@ impl Simulation {
                 }
                 let closing = (vel(i) - vel(j)).dot(c.manifold.normal);
                 let warm = remembered_pair(i, j);
-                let e = combine.combine(b.restitution[i], b.restitution[j]);
+                let e = b.pair_restitution(combine, i, j);
                 let m = &c.manifold;
                 classify(closing, warm, e).map(|pressing_fast| {
                     let at = (m.normal, m.point, m.depth);
@@ -716,7 +716,7 @@ impl Simulation {
                         }
                         _ => {
                             let (iu, ju) = (i as usize, j as usize);
-                            let e = || combine.combine(b.restitution[iu], b.restitution[ju]);
+                            let e = || b.pair_restitution(combine, iu, ju);
                             // Classified as a touching pair is, on what its gap allows.
                             if let Some((mut gap, warm)) =
                                 self.gap_contact((i, j), (vel(iu), vel(ju)), || {

@@ -68,7 +68,7 @@ impl Simulation {
             }
             true => {
                 let (i, j) = (c.a as usize, c.b as usize);
-                combine.combine(b.restitution[i], b.restitution[j]) >= 1.0
+                b.pair_restitution(combine, i, j) >= 1.0
                     && b.hot[i].inv_mass > 0.0
                     && b.hot[j].inv_mass > 0.0
             }
@@ -163,7 +163,7 @@ impl Simulation {
             if d.length_squared() > touch * touch || g.dot(d) <= 0.0 {
                 return false;
             }
-            let e = combine.combine(b.restitution[k], b.restitution[j]);
+            let e = b.pair_restitution(combine, k, j);
             !b.sensor_pair(k, j)
                 && self.interacts(k as u32, j as u32)
                 && slow((v - other.vel).dot(d.normalize_or_zero()), e)

@@ -203,7 +203,7 @@ impl Simulation {
         }
         if self.resting_speed > 0.0 && !b.sensor_pair(i, j) {
             // Touching and closing slowly: resting contact, not an impact.
-            let e = (self.config.restitution_combine).combine(b.restitution[i], b.restitution[j]);
+            let e = b.pair_restitution(self.config.restitution_combine, i, j);
             let resting_speed = self.body_pair_resting_speed(i, j, e);
             let touch = sigma + self.config.overlap_slop * b.hot[i].radius.min(b.hot[j].radius);
             let dist_sq = d.length_squared();
@@ -274,8 +274,7 @@ impl Simulation {
     }
 
     fn hit_pair(&mut self, i: usize, j: usize, t: f64) {
-        let e = (self.config.restitution_combine)
-            .combine(self.bodies.restitution[i], self.bodies.restitution[j]);
+        let e = (self.bodies).pair_restitution(self.config.restitution_combine, i, j);
         let resting_speed = self.body_pair_resting_speed(i, j, e);
         let b = &mut self.bodies;
         b.advance(i, t);

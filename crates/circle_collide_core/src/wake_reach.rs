@@ -87,7 +87,7 @@ impl Simulation {
             self.sleeping_touching(k, &mut found, &mut touching);
             let b = &self.bodies;
             for &j in &touching {
-                let e = combine.combine(b.restitution[k], b.restitution[j as usize]);
+                let e = b.pair_restitution(combine, k, j as usize);
                 if speed > self.config.pair_resting_speed(resting_speed, e) {
                     let w = b.awake_inv_mass[j as usize];
                     let speed = speed_given(speed, e, w, b.awake_inv_mass[k]);
@@ -103,8 +103,7 @@ impl Simulation {
     /// `closing` ([`speed_given`] with the pair's restitution).
     pub(crate) fn speed_of_hit(&self, sleeper: usize, hitter: usize, closing: f64) -> f64 {
         let b = &self.bodies;
-        let e = (self.config.restitution_combine)
-            .combine(b.restitution[sleeper], b.restitution[hitter]);
+        let e = b.pair_restitution(self.config.restitution_combine, sleeper, hitter);
         speed_given(
             closing,
             e,
