@@ -283,4 +283,31 @@ mod tests {
             assert_eq!(found, expected, "body {i}");
         }
     }
+
+    /// A widened query finds every body whose box overlaps the widened box, in dense and
+    /// sparse worlds with huge and fast (oversized) circles, widened by nothing, by less
+    /// than a cell and by several cells.
+    #[test]
+    fn widened_queries_equal_brute_force() {
+        for side in [60.0, 1e5] {
+            let sim = world(side, 400);
+            for widen in [0.0, 0.3, 4.0] {
+                for i in 0..400 {
+                    let mut found = Vec::new();
+                    sim.grid
+                        .query_widened(&sim.bodies, i, widen, |j| found.push(j));
+                    found.sort_unstable();
+                    found.dedup();
+                    let (min, max) = sim.bodies.swept_box(i);
+                    let own = (min - DVec2::splat(widen), max + DVec2::splat(widen));
+                    let expected: Vec<usize> = (0..400)
+                        .filter(|&j| {
+                            j != i && crate::bodies::boxes_overlap(own, sim.bodies.swept_box(j))
+                        })
+                        .collect();
+                    assert_eq!(found, expected, "side {side}, widen {widen}, body {i}");
+                }
+            }
+        }
+    }
 }

@@ -644,6 +644,44 @@ impl Grid {
         }
     }
 
+    /// Calls `found(j)` for bodies `j ≠ i` whose current box overlaps body `i`'s widened
+    /// by `widen` on every side (each once, unless re-insertions list it twice).
+    pub(crate) fn query_widened(
+        &self,
+        bodies: &Bodies,
+        i: usize,
+        widen: f64,
+        mut found: impl FnMut(usize),
+    ) {
+        let (min, max) = bodies.swept_box(i);
+        let widen = DVec2::splat(widen.max(0.0));
+        let own = (min - widen, max + widen);
+        if self.is_oversized[i] || !widen.is_finite() {
+            for j in (0..bodies.len()).filter(|&j| j != i) {
+                if boxes_overlap(own, bodies.swept_box(j)) {
+                    found(j);
+                }
+            }
+            return;
+        }
+        self.scan_dense(own, |k| {
+            let j = self.cell_bodies[k] as usize;
+            if j != i && boxes_overlap(own, bodies.swept_box(j)) {
+                found(j);
+            }
+        });
+        self.scan_chains(own, |j, cell| {
+            if j != i && self.reports(own, bodies.swept_box(j), cell) {
+                found(j);
+            }
+        });
+        for &j in &self.oversized {
+            if j as usize != i && boxes_overlap(own, bodies.swept_box(j as usize)) {
+                found(j as usize);
+            }
+        }
+    }
+
     /// Calls `found(j)` for bodies `j ≠ i` whose current box overlaps body `i`'s. With
     /// `only_greater`, calling it for every `i` lists each pair exactly once (hash worlds
     /// at the start of a step): gridded pairs from the lower index, pairs with an

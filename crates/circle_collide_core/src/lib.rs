@@ -70,6 +70,7 @@ mod speculative;
 mod statics;
 pub mod stats;
 pub mod toi;
+mod wake_push;
 mod wake_reach;
 
 pub use arena::{Arena, Wall};

@@ -124,6 +124,10 @@ pub struct Simulation {
     /// By neighbourhood: sleeping bodies an impact reaches, fastest first
     /// ([`wake_reached`](Self::wake_reached)).
     pub(crate) wake_hits: std::collections::BinaryHeap<crate::wake_reach::Reached>,
+    /// Bodies the moving kinematic bodies push on, fastest first, and which were
+    /// followed ([`wake_pushed`](Self::wake_pushed)).
+    pub(crate) push_front: std::collections::BinaryHeap<crate::wake_push::Pushed>,
+    pub(crate) push_seen: Vec<bool>,
     pub(crate) island_parent: Vec<u32>,
     pub(crate) island_rest: Vec<f64>,
     /// Touching pairs met during the event loop (after the start-of-step predictions)
@@ -452,6 +456,8 @@ impl Simulation {
                     + cap(&self.vacated)
                     + cap(&self.wake_ring)
                     + self.wake_hits.capacity() * std::mem::size_of::<crate::wake_reach::Reached>()
+                    + self.push_front.capacity() * std::mem::size_of::<crate::wake_push::Pushed>()
+                    + cap(&self.push_seen)
                     + cap(&self.island_parent)
                     + cap(&self.island_rest),
             ),

@@ -36,7 +36,9 @@ impl Simulation {
     /// reaches within the step); a body near it (a candidate pair)
     /// that moves faster than [`DISTURB_FRACTION`] of the sleep speed, or did not rest
     /// in the last step, wakes it and the sleeping bodies touching it
-    /// ([`wake_near`](Self::wake_near)); a body lying still on it wakes nobody.
+    /// ([`wake_near`](Self::wake_near)); a body lying still on it wakes nobody. Either
+    /// way a moving kinematic body's hit wakes the island, and so does its push through
+    /// the awake bodies in front of it ([`wake_pushed`](Self::wake_pushed)).
     pub(crate) fn wake_touched(&mut self) -> bool {
         let mut woken = std::mem::take(&mut self.woken);
         let mut near = std::mem::take(&mut self.woken_near);
@@ -74,6 +76,7 @@ impl Simulation {
             }
         }
         self.wake_by_kinematic(&mut woken, &mut near);
+        self.wake_pushed(&mut woken);
         let any = !woken.is_empty() || !near.is_empty() || !hits.is_empty();
         self.wake_islands(&mut woken);
         self.wake_reached(&mut hits);

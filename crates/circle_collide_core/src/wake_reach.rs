@@ -27,7 +27,8 @@
 //! of the step wakes its island (`wake_islands_hit`; waking only the bodies such hits
 //! reach let a collapse inside a pile go on for seconds, `docs/contacts.md`, "A hit
 //! wakes the bodies it reaches"). A moving kinematic body's hit still wakes the island:
-//! it keeps pushing, and everything in its way has to move.
+//! it keeps pushing, and everything in its way has to move (so does its push through
+//! awake bodies onto a sleeping one, `wake_push`).
 
 use crate::simulation::Simulation;
 use std::cmp::Ordering;

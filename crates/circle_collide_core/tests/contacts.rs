@@ -315,19 +315,20 @@ fn asleep(jitter: f64, whole: bool) -> (Simulation, Vec<DVec2>) {
 /// A kinematic paddle (static mass, moving at 3 units/s) driven along the floor into a
 /// sleeping pile wakes what it reaches and pushes it, by whole islands and by
 /// neighbourhood, on four jittered piles: no body is ever left inside the paddle beyond
-/// twice the slop by whole islands, or six times by neighbourhood (a pair of a kinematic
-/// and a sleeping body is never a candidate pair, so before kinematic bodies woke
-/// sleepers the paddle swept through the pile as through air, 0.7 of a radius deep).
-/// Measured (seventeenth session, eight jitters of 0.006–0.03): by whole islands at most
-/// 1.5 slops (1.8 since the shock pass takes only near-vertical supports in smooth
-/// solves), by neighbourhood up to 4.7 (5.0): a body pushed into a neighbour still asleep
-/// is squeezed between two bodies that do not give way until that one wakes, at the
-/// next step — the paddle moves 0.1 r a step. Either way the paddle drives a column's
-/// foot into the next column, and a kinematic body wins a squeeze.
+/// twice the slop (a pair of a kinematic and a sleeping body is never a candidate pair,
+/// so before kinematic bodies woke sleepers the paddle swept through the pile as through
+/// air, 0.7 of a radius deep). Measured on eight jitters of 0.006–0.03 since the push is
+/// followed through awake bodies (`wake_push`): 0.99–1.55 slops in both modes. Before,
+/// by neighbourhood up to 5.0: the paddle's first touch woke only the body it neared and
+/// its neighbours, which it then drove into a body still asleep, squeezed between
+/// two that do not give way (the impact cap reached in that step). Once the bottom row
+/// is pushed shut against the far wall the kinematic body wins (a few steps reach the cap
+/// there, in both modes, before and after).
 #[test]
 fn a_kinematic_paddle_driven_into_a_sleeping_pile_wakes_it_and_pushes_it() {
     for jitter in [0.006, 0.01, 0.014, 0.02] {
-        for (whole, slops) in [(true, 2.0), (false, 6.0)] {
+        for whole in [true, false] {
+            let slops = 2.0;
             let (mut sim, rest) = asleep(jitter, whole);
             let left = rest.iter().map(|p| p.x).fold(f64::INFINITY, f64::min);
             let floor = rest.iter().map(|p| p.y).fold(f64::INFINITY, f64::min);
@@ -442,6 +443,60 @@ fn sleeping_row(n: usize, e: f64, whole: bool) -> Simulation {
     }
     assert_eq!(sim.stats().sleeping, n, "the row fell asleep");
     sim
+}
+
+/// A kinematic paddle (moving at 3 units/s) touching a body at rest that touches a
+/// sleeping row: the paddle will drive the body into the row within the step, though
+/// neither the body nor the row moves yet. The push is followed through the body at the
+/// start of the step, so the row wakes then (its island, as when the paddle hits a sleeping
+/// body itself), by whole islands and by neighbourhood. Before, by neighbourhood only the
+/// row's first two bodies woke (the body at rest counts as a slow touch): the third stood
+/// static, the paddle squeezed the three against it, the step reached the impact cap and
+/// left a body 3.5 slops inside the paddle (by whole islands the body's touch woke the
+/// row already).
+#[test]
+fn a_kinematic_body_pushing_a_body_into_a_sleeping_row_wakes_the_row_in_that_step() {
+    let n = 12;
+    for whole in [false, true] {
+        let mut sim = sleeping_row(n, 0.2, whole);
+        let first = sim.bodies().position(0);
+        let (a, _) = (sim.add_body(BodyDesc::new(first - DVec2::X * 1.001, 0.5, 1.0))).unwrap();
+        let paddle = BodyDesc::new(first - DVec2::X * 2.002, 0.5, f64::INFINITY)
+            .with_velocity(DVec2::new(3.0, 0.0));
+        let (k, _) = sim.add_body(paddle).unwrap();
+        let label = format!("whole islands {whole}");
+        sim.step(scenes::DT);
+        assert_eq!(
+            sim.stats().woken,
+            n,
+            "{label}: the row woke in the first step"
+        );
+        let mut deepest = 0.0f64;
+        for step in 0..60 {
+            if step > 0 {
+                sim.step(scenes::DT);
+            }
+            assert!(
+                !sim.stats().fallback,
+                "{label}: step {step} hit the impact cap"
+            );
+            let at = sim.bodies().position(k as usize);
+            for i in (0..n).chain([a as usize]) {
+                let overlap = 1.0 - sim.bodies().position(i).distance(at);
+                deepest = deepest.max(overlap / 0.5);
+            }
+        }
+        let slop = sim.config.overlap_slop;
+        assert!(
+            deepest <= 2.0 * slop,
+            "{label}: a body {deepest} r inside the paddle"
+        );
+        // The paddle drove the row ahead of it: the far end moved on.
+        assert!(
+            sim.bodies().position(n - 1).x > first.x + n as f64,
+            "{label}: row not pushed"
+        );
+    }
 }
 
 #[test]
