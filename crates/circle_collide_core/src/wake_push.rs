@@ -17,13 +17,20 @@
 //! Awake bodies pass the push on; a sleeping body reached wakes with its island, as when
 //! the kinematic body hits it directly: it keeps pushing, and everything in its way has
 //! to move. A body within the slop, or whose gap the push closes within the step, counts
-//! as reached. Fastest pushes are followed first (ties by body index), each body once.
+//! as reached, up to [`PUSH_REACH`] radii of the pushing body away (so a kinematic body
+//! at an absurd speed looks in its own neighbourhood, not across the world). Fastest
+//! pushes are followed first (ties by body index), each body once.
 //!
 //! [`wake_touched`]: crate::simulation::Simulation::wake_touched
 
 use crate::simulation::Simulation;
 use glam::DVec2;
 use std::cmp::Ordering;
+
+/// How far, in radii of the pushing body, a gap the push closes within the step is
+/// looked for: beyond, a body pushed that fast meets a sleeping one as a static one, and
+/// wakes it after the step.
+pub(crate) const PUSH_REACH: f64 = 2.0;
 
 /// A body a moving kinematic body pushes on, and the velocity the push gives it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,7 +111,8 @@ impl Simulation {
                 continue;
             }
             let hi = &b.hot[i];
-            self.grid.query_widened(b, i, vel.length() * dt, |j| {
+            let widen = (vel.length() * dt).min(PUSH_REACH * hi.radius);
+            self.grid.query_widened(b, i, widen, |j| {
                 let hj = &b.hot[j];
                 let sleeping = hj.sleeping();
                 // Static and kinematic bodies are not pushed; sensors push nothing.

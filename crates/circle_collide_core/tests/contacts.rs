@@ -499,6 +499,37 @@ fn a_kinematic_body_pushing_a_body_into_a_sleeping_row_wakes_the_row_in_that_ste
     }
 }
 
+/// The same at the largest speed a body may have (`max_speed`, 10⁵ units/s: the paddle
+/// crosses 1667 units in the step): the push is looked for only near each body
+/// (`PUSH_REACH`), the row still wakes in that step, and nothing turns non-finite.
+#[test]
+fn a_kinematic_body_at_the_speed_limit_pushing_into_a_sleeping_row_wakes_it_and_stays_finite() {
+    let n = 12;
+    for whole in [false, true] {
+        let mut sim = sleeping_row(n, 0.2, whole);
+        let first = sim.bodies().position(0);
+        sim.add_body(BodyDesc::new(first - DVec2::X * 1.001, 0.5, 1.0))
+            .unwrap();
+        let speed = sim.config.max_speed;
+        let paddle = BodyDesc::new(first - DVec2::X * 2.002, 0.5, f64::INFINITY)
+            .with_velocity(DVec2::new(speed, 0.0));
+        sim.add_body(paddle).unwrap();
+        sim.step(scenes::DT);
+        assert_eq!(
+            sim.stats().sleeping,
+            0,
+            "whole islands {whole}: the row woke"
+        );
+        for _ in 0..3 {
+            sim.step(scenes::DT);
+        }
+        for i in 0..n + 2 {
+            let (p, v) = (sim.bodies().position(i), sim.bodies().velocity(i));
+            assert!(p.is_finite() && v.is_finite(), "body {i}: {p} {v}");
+        }
+    }
+}
+
 #[test]
 fn a_body_set_down_gently_on_a_sleeping_row_wakes_its_neighbourhood_not_the_row() {
     // A circle set down at rest touching the row's first body: by neighbourhood it is
