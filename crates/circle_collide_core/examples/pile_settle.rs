@@ -34,6 +34,25 @@ fn main() {
         b.friction = knob("MU").unwrap_or(0.0);
         b.rolling_resistance = knob("ROLL").unwrap_or(0.0);
     }
+    // PLUGIN_INPUTS=1 rounds the scene's inputs through `f32` as the plugin receives them
+    // (positions, masses, restitutions, gravity, slop, arena); NUDGE=k scales gravity by
+    // 1 + k·10⁻⁸. Either gives another trajectory of the same pile: which step a pile
+    // falls asleep at is chaotic, so compare builds over several (`docs/performance.md`).
+    if std::env::var_os("PLUGIN_INPUTS").is_some() {
+        let r = |x: f64| x as f32 as f64;
+        let r2 = |v: glam::DVec2| glam::DVec2::new(r(v.x), r(v.y));
+        for b in &mut scene.bodies {
+            (b.position, b.mass, b.restitution) = (r2(b.position), r(b.mass), r(b.restitution));
+        }
+        let c = &mut scene.config;
+        (c.gravity, c.overlap_slop) = (r2(c.gravity), r(c.overlap_slop));
+        if let Some(a) = &mut c.arena {
+            (a.min, a.max, a.restitution) = (r2(a.min), r2(a.max), r(a.restitution));
+        }
+    }
+    if let Some(k) = knob("NUDGE") {
+        scene.config.gravity *= 1.0 + k * 1e-8;
+    }
     let mut sim = scene.simulation();
     common::threads_from_env(&mut sim);
     if let Some(k) = knob("SHOCK") {
