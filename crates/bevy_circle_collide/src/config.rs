@@ -156,10 +156,9 @@ pub struct CircleCollideConfig {
     /// Solve deep jams and piles (at least
     /// [`CONJUGATE_CONTACTS`](circle_collide_core::contacts::CONJUGATE_CONTACTS) contacts
     /// in one solve: a steered crowd of some 4000 circles, a pile of some 5000) with the
-    /// conjugate-gradient correction on top of the passes: a crowd of 10,000 then holds
-    /// within the slop, and a pile of 10,000 comes to rest (at 8–10 s; without it,
-    /// never), while such a pile costs up to 1.4× as much per step as
-    /// long as it is awake. Without gravity a solve of 2000+ contacts whose first passes
+    /// conjugate-gradient correction on top of the passes (under gravity every other
+    /// step at most): a crowd of 10,000 then holds within the slop, and a pile of 10,000
+    /// mostly comes to rest within 10 s (without it, never). Without gravity a solve of 2000+ contacts whose first passes
     /// do not converge gets it too
     /// ([`CONJUGATE_TRIGGER`](circle_collide_core::contacts::CONJUGATE_TRIGGER): a crowd
     /// pressed against a wall). Default `true`.

@@ -59,6 +59,11 @@ pub struct RememberedContact {
 pub struct ContactMemory {
     /// The contacts, in the core's order (by the entities' bits).
     pub contacts: Vec<RememberedContact>,
+    /// Whether the last step ran the contact solver's conjugate-gradient correction:
+    /// under gravity a deep pile's solve runs it every other step
+    /// ([`CONJUGATE_CONTACTS`](circle_collide_core::contacts::CONJUGATE_CONTACTS)).
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub corrected: bool,
 }
 
 impl ContactMemory {
@@ -82,10 +87,12 @@ impl ContactMemory {
                 })
                 .collect(),
         )
+        .with_corrected(self.corrected)
     }
 
     /// Refills from the core's memory (whose keys are entity bits).
     pub(crate) fn fill_from(&mut self, memory: &CoreMemory) {
+        self.corrected = memory.corrected();
         self.contacts.clear();
         self.contacts
             .extend(memory.contacts().iter().filter_map(|c| {
@@ -104,5 +111,52 @@ impl ContactMemory {
                     rolling_impulse: c.rolling_impulse,
                 })
             }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memory's contacts and its correction mark survive the trip to the core's form
+    /// and back (what a restored memory hands the core).
+    #[test]
+    fn the_memory_and_its_correction_mark_round_trip_through_the_core() {
+        let (a, b) = (
+            Entity::from_bits(1 << 32 | 3),
+            Entity::from_bits(1 << 32 | 9),
+        );
+        for corrected in [false, true] {
+            let memory = ContactMemory {
+                contacts: vec![
+                    RememberedContact {
+                        a,
+                        b: ContactPartner::Body(b),
+                        impulse: 0.25,
+                        tangent_impulse: 0.0,
+                        rolling_impulse: 0.0,
+                    },
+                    RememberedContact {
+                        a,
+                        b: ContactPartner::Wall(2),
+                        impulse: 1.5,
+                        tangent_impulse: 0.125,
+                        rolling_impulse: 0.0,
+                    },
+                ],
+                corrected,
+            };
+            let core = memory.to_core();
+            assert_eq!(core.corrected(), corrected);
+            let mut back = ContactMemory::default();
+            back.fill_from(&core);
+            assert_eq!(back.corrected, corrected);
+            // The same contacts, in the core's order.
+            assert_eq!(back.contacts.len(), 2);
+            for c in &memory.contacts {
+                assert!(back.contacts.contains(c), "{c:?} lost");
+            }
+            assert_eq!(back.to_core(), core);
+        }
     }
 }

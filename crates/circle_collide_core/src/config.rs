@@ -79,10 +79,11 @@ pub struct StepConfig {
     /// at least [`CONJUGATE_CONTACTS`](crate::contacts::CONJUGATE_CONTACTS) contacts
     /// (a steered crowd of some 4000 circles, a pile of some 5000) gets it on top of its
     /// Gauss–Seidel passes — always without gravity, and under gravity in the steps whose
-    /// configured passes do not converge. It carries a push across the whole jam at once,
-    /// so a crowd of 10,000 holds within the slop and a pile of 10,000 comes to rest and
-    /// falls asleep (at 7–9 s in the core; without it, never); while such a pile is awake its
-    /// steps cost up to 1.4× as much. Without gravity a solve of at least
+    /// configured passes do not converge, every other step at most (the warm start
+    /// carries it into the next; [`ContactMemory::corrected`](crate::contacts::ContactMemory::corrected)).
+    /// It carries a push across the whole jam at once, so a crowd of 10,000 holds within
+    /// the slop and a pile of 10,000 comes to rest and falls asleep (in six of eight
+    /// nudged trajectories within 10 s in the core; without it, never). Without gravity a solve of at least
     /// [`DEEP_JAM_CONTACTS`](crate::contacts::DEEP_JAM_CONTACTS) contacts gets it too when
     /// its first passes do not converge
     /// ([`CONJUGATE_TRIGGER`](crate::contacts::CONJUGATE_TRIGGER): a crowd pressed against

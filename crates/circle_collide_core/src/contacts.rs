@@ -187,7 +187,11 @@ pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
 /// within the slop at the end. From 2000 contacts the crowd of 3000 went from 5.8 to
 /// 11.4 ms (the correction costs more than the passes it saves while the passes hold);
 /// from 12,000 it does not change. Under gravity, after the configured passes when they
-/// leave the solve unconverged (most steps of a deep pile until it rests): the jittered
+/// leave the solve unconverged (most steps of a deep pile until it rests), and not in a
+/// step after one that ran it (the contact memory's mark, [`ContactMemory::corrected`]:
+/// the warm start carries the correction into the next step; run every step, the pile of
+/// 10,000 settled no sooner over eight nudged trajectories and an awake step cost 20–25 %
+/// more, `docs/contacts.md`, "The correction every other step"). First measured: the jittered
 /// piles of 6000 / 9000 / 10,000 / 11,000 / 12,000 (core) fall asleep at 7.3 / 8.3 / 6.9 /
 /// 6.9 / 10.9 s, none of which did within 14 s without it; awake the pile of 10,000 costs
 /// 48–53 ms a step against 35–39 (1.4×), asleep about 1 ms. With 20 or 30 iterations
@@ -312,6 +316,10 @@ impl KeptContact {
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactMemory {
     pub(crate) contacts: Vec<KeptContact>,
+    /// Whether the step that left this memory ran the conjugate-gradient correction: under
+    /// gravity the next one then does not ([`CONJUGATE_CONTACTS`]).
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub(crate) corrected: bool,
 }
 
 impl ContactMemory {
@@ -328,7 +336,24 @@ impl ContactMemory {
         normalize(&mut contacts);
         contacts.sort_by_key(KeptContact::key);
         contacts.dedup_by_key(|c| c.key());
-        Self { contacts }
+        Self {
+            contacts,
+            corrected: false,
+        }
+    }
+
+    /// This memory, marked as left by a step that did (`true`) or did not run the
+    /// conjugate-gradient correction: under gravity a step after one that did skips it
+    /// ([`CONJUGATE_CONTACTS`]). Part of the state a rollback restores.
+    pub fn with_corrected(mut self, corrected: bool) -> Self {
+        self.corrected = corrected;
+        self
+    }
+
+    /// Whether the step that left this memory ran the conjugate-gradient correction
+    /// ([`with_corrected`](Self::with_corrected)).
+    pub fn corrected(&self) -> bool {
+        self.corrected
     }
 
     /// [`new`](Self::new) for a list known to hold each contact once, already in
@@ -337,7 +362,10 @@ impl ContactMemory {
     pub(crate) fn from_sorted(mut contacts: Vec<KeptContact>) -> Self {
         normalize(&mut contacts);
         debug_assert!(contacts.is_sorted_by_key(KeptContact::key));
-        Self { contacts }
+        Self {
+            contacts,
+            corrected: false,
+        }
     }
 
     /// The remembered contacts, sorted by (first key, partner).
@@ -473,6 +501,7 @@ impl Simulation {
         self.contact_boxes.clear();
         if self.resting_speed <= 0.0 {
             self.memory.contacts.clear();
+            self.memory.corrected = false;
             return;
         }
         self.gather_contacts(false);
@@ -848,6 +877,7 @@ impl Simulation {
             if deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed {
                 let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
                 rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
+                self.stats.corrected = true;
             }
         }
         if up == DVec2::ZERO || rows.any_rough() {
@@ -867,8 +897,10 @@ impl Simulation {
             if deep && passes > 0 {
                 done = rows.passes_until(passes, passes, tolerance, 1.0);
                 converged = rows.converged(tolerance);
-                if !converged {
+                // Every other step: the warm start carries the correction into the next.
+                if !converged && !self.memory.corrected {
                     rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
+                    self.stats.corrected = true;
                 }
             }
             if !converged {

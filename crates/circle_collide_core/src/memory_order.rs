@@ -40,6 +40,7 @@ impl Simulation {
         if self.resting.is_empty() {
             // Nothing to order (a world asleep): no sort of the keys.
             self.memory.contacts.clear();
+            self.memory.corrected = false;
             return;
         }
         self.sort_keys();
@@ -84,7 +85,7 @@ impl Simulation {
                 kept[from..to].sort_unstable_by_key(KeptContact::key);
             }
         }
-        self.memory = ContactMemory::from_sorted(kept);
+        self.memory = ContactMemory::from_sorted(kept).with_corrected(self.stats.corrected);
     }
 }
 

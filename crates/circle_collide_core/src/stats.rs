@@ -23,6 +23,9 @@ pub struct StepStats {
     /// Steps whose warm-started contact solve would have added kinetic energy and was
     /// redone from zero (0 or 1).
     pub cold_restarts: usize,
+    /// Whether the contact solve ran the conjugate-gradient correction of a deep jam or
+    /// pile ([`CONJUGATE_CONTACTS`](crate::contacts::CONJUGATE_CONTACTS)).
+    pub corrected: bool,
     /// Bodies asleep at the start of the step.
     pub sleeping_at_start: usize,
     /// Bodies woken during the step (with their islands).

@@ -928,22 +928,46 @@ fn the_jittered_pile_of_6000_falls_asleep() {
     // at 6.9 s; without it, it was still awake at 14 s (KE 4.8; checked by turning the
     // correction off). Its landing leaves no overlap past the push-out: with the work
     // limit without gravity's (`resolve::GRAVITY_WORK_FACTOR` 1) it left some in 23 steps.
+    // The correction runs every other step at most (the contact memory carries whether
+    // the last step ran it), so no two steps in a row run it.
     let n = 6000;
     let mut sim = scenes::pile(n).simulation();
     assert!(sim.config.conjugate_correction, "on by default");
     let mut deep = false;
     let mut asleep_at = None;
+    let (mut corrected, mut last) = (0, false);
+    let mut alternate = None;
     for step in 1..=600 {
         sim.step(scenes::DT);
         let stats = sim.stats();
         assert_eq!(stats.overlaps_left, 0, "overlaps left at step {step}");
         deep |= stats.resting_contacts >= circle_collide_core::contacts::CONJUGATE_CONTACTS;
+        assert!(
+            !(last && stats.corrected),
+            "corrected in two steps in a row ({step})"
+        );
+        assert_eq!(sim.contact_memory().corrected(), stats.corrected);
+        corrected += usize::from(stats.corrected);
+        last = stats.corrected;
+        if stats.corrected && step >= 120 && alternate.is_none() {
+            alternate = Some(sim.clone());
+        }
         if stats.sleeping == n {
             asleep_at = Some(step);
             break;
         }
     }
     assert!(deep, "the pile never made a solve of the correction's size");
+    assert!(corrected >= 20, "the correction ran in {corrected} steps");
+    // The memory's mark decides: after a corrected step the next skips it; the same state
+    // with the mark cleared (a memory saved without it) runs it.
+    let mut skip = alternate.expect("a corrected step after 2 s");
+    let mut run = skip.clone();
+    let cleared = run.contact_memory().clone().with_corrected(false);
+    run.set_contact_memory(cleared);
+    skip.step(scenes::DT);
+    run.step(scenes::DT);
+    assert!(!skip.stats().corrected && run.stats().corrected);
     let step = asleep_at.expect("the pile of 6000 did not fall asleep within 10 s");
     // Asleep: at rest, within the slop (over every pair: two sleeping bodies are never
     // candidate pairs).
