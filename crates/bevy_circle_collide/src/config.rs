@@ -156,8 +156,8 @@ pub struct CircleCollideConfig {
     /// Solve deep jams and piles (at least
     /// [`CONJUGATE_CONTACTS`](circle_collide_core::contacts::CONJUGATE_CONTACTS) contacts
     /// in one solve: a steered crowd of some 4000 circles, a pile of some 5000) with the
-    /// conjugate-gradient correction on top of the passes (under gravity every other
-    /// step at most): a crowd of 10,000 then holds within the slop, and a pile of 10,000
+    /// conjugate-gradient correction on top of the passes (every other step at most): a
+    /// crowd of 10,000 then holds within the slop, and a pile of 10,000
     /// mostly comes to rest within 10 s (without it, never). Without gravity a solve of 2000+ contacts whose first passes
     /// do not converge gets it too
     /// ([`CONJUGATE_TRIGGER`](circle_collide_core::contacts::CONJUGATE_TRIGGER): a crowd

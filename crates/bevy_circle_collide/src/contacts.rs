@@ -59,8 +59,8 @@ pub struct RememberedContact {
 pub struct ContactMemory {
     /// The contacts, in the core's order (by the entities' bits).
     pub contacts: Vec<RememberedContact>,
-    /// Whether the last step ran the contact solver's conjugate-gradient correction:
-    /// under gravity a deep pile's solve runs it every other step
+    /// Whether the last step ran the contact solver's conjugate-gradient correction: a
+    /// deep jam's or pile's solve runs it every other step at most
     /// ([`CONJUGATE_CONTACTS`](circle_collide_core::contacts::CONJUGATE_CONTACTS)).
     #[cfg_attr(feature = "serialize", serde(default))]
     pub corrected: bool,

@@ -78,9 +78,10 @@ pub struct StepConfig {
     /// Solve deep jams and deep piles with the conjugate-gradient correction: a solve of
     /// at least [`CONJUGATE_CONTACTS`](crate::contacts::CONJUGATE_CONTACTS) contacts
     /// (a steered crowd of some 4000 circles, a pile of some 5000) gets it on top of its
-    /// Gauss–Seidel passes — always without gravity, and under gravity in the steps whose
-    /// configured passes do not converge, every other step at most (the warm start
-    /// carries it into the next; [`ContactMemory::corrected`](crate::contacts::ContactMemory::corrected)).
+    /// Gauss–Seidel passes — without gravity always, under gravity in the steps whose
+    /// configured passes do not converge; either way every other step at most (the warm
+    /// start carries it into the next;
+    /// [`ContactMemory::corrected`](crate::contacts::ContactMemory::corrected)).
     /// It carries a push across the whole jam at once, so a crowd of 10,000 holds within
     /// the slop and a pile of 10,000 comes to rest and falls asleep (in six of eight
     /// nudged trajectories within 10 s in the core; without it, never). Without gravity a solve of at least

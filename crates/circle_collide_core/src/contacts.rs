@@ -175,7 +175,9 @@ pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
 
 /// A solve without gravity of at least this many contacts gets a conjugate-gradient
 /// correction ([`CONJUGATE_ITERATIONS`] iterations after [`CONJUGATE_FIRST_PASSES`]
-/// passes, see `docs/contacts.md`, "Conjugate gradients for deep jams"). Gauss–Seidel
+/// passes, see `docs/contacts.md`, "Conjugate gradients for deep jams"), in every other
+/// step (not in a step after one that ran it: [`ContactMemory::corrected`]; since the
+/// nineteenth session: `docs/contacts.md`, "The correction every other step"). Gauss–Seidel
 /// carries a push about one layer of a jam per pass; a jam this large (a steered crowd of
 /// about 4000 circles) is deeper than its passes reach, and what they leave is a smooth
 /// error that conjugate gradients take out in a few dozen iterations. The rows that push
@@ -316,8 +318,8 @@ impl KeptContact {
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 pub struct ContactMemory {
     pub(crate) contacts: Vec<KeptContact>,
-    /// Whether the step that left this memory ran the conjugate-gradient correction: under
-    /// gravity the next one then does not ([`CONJUGATE_CONTACTS`]).
+    /// Whether the step that left this memory ran the conjugate-gradient correction: the
+    /// next one then does not ([`CONJUGATE_CONTACTS`]).
     #[cfg_attr(feature = "serialize", serde(default))]
     pub(crate) corrected: bool,
 }
@@ -343,7 +345,7 @@ impl ContactMemory {
     }
 
     /// This memory, marked as left by a step that did (`true`) or did not run the
-    /// conjugate-gradient correction: under gravity a step after one that did skips it
+    /// conjugate-gradient correction: a step after one that did skips it
     /// ([`CONJUGATE_CONTACTS`]). Part of the state a rollback restores.
     pub fn with_corrected(mut self, corrected: bool) -> Self {
         self.corrected = corrected;
@@ -874,7 +876,9 @@ impl Simulation {
                 0.0,
                 relaxation,
             );
-            if deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed {
+            // Every other step, as under gravity (below).
+            let trigger = deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed;
+            if trigger && !self.memory.corrected {
                 let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
                 rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
                 self.stats.corrected = true;
