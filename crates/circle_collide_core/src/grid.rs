@@ -651,35 +651,13 @@ impl Grid {
         bodies: &Bodies,
         i: usize,
         widen: f64,
-        mut found: impl FnMut(usize),
+        found: impl FnMut(usize),
     ) {
         let (min, max) = bodies.swept_box(i);
         let widen = DVec2::splat(widen.max(0.0));
         let own = (min - widen, max + widen);
-        if self.is_oversized[i] || !widen.is_finite() {
-            for j in (0..bodies.len()).filter(|&j| j != i) {
-                if boxes_overlap(own, bodies.swept_box(j)) {
-                    found(j);
-                }
-            }
-            return;
-        }
-        self.scan_dense(own, |k| {
-            let j = self.cell_bodies[k] as usize;
-            if j != i && boxes_overlap(own, bodies.swept_box(j)) {
-                found(j);
-            }
-        });
-        self.scan_chains(own, |j, cell| {
-            if j != i && self.reports(own, bodies.swept_box(j), cell) {
-                found(j);
-            }
-        });
-        for &j in &self.oversized {
-            if j as usize != i && boxes_overlap(own, bodies.swept_box(j as usize)) {
-                found(j as usize);
-            }
-        }
+        // A box that is not finite is scanned against every body, as an oversized one.
+        self.query_box(bodies, i, own, !widen.is_finite(), false, found);
     }
 
     /// Calls `found(j)` for bodies `j ≠ i` whose current box overlaps body `i`'s. With
@@ -692,21 +670,35 @@ impl Grid {
         bodies: &Bodies,
         i: usize,
         only_greater: bool,
+        found: impl FnMut(usize),
+    ) {
+        self.query_box(bodies, i, bodies.swept_box(i), false, only_greater, found);
+    }
+
+    /// Calls `found(j)` for bodies `j ≠ i` whose current box overlaps `own` (body `i`'s
+    /// box, perhaps widened): through the grid, or over every body if `i` is oversized or
+    /// `every`; `only_greater` as in [`query`](Self::query).
+    fn query_box(
+        &self,
+        bodies: &Bodies,
+        i: usize,
+        own: (DVec2, DVec2),
+        every: bool,
+        only_greater: bool,
         mut found: impl FnMut(usize),
     ) {
-        if self.is_oversized[i] {
+        if self.is_oversized[i] || every {
             for j in 0..bodies.len() {
                 // Pairs of an oversized body and a gridded one are found here only, so with
                 // `only_greater` the order rule applies to oversized partners alone.
                 let listed_once = !only_greater || !self.is_oversized[j] || j > i;
-                if j != i && listed_once && bodies.boxes_overlap(i, j) {
+                if j != i && listed_once && boxes_overlap(own, bodies.swept_box(j)) {
                     found(j);
                 }
             }
             return;
         }
         let keep = |j: usize| j != i && (!only_greater || j > i);
-        let own = bodies.swept_box(i);
         self.scan_dense(own, |k| {
             let j = self.cell_bodies[k] as usize;
             if keep(j) && boxes_overlap(own, bodies.swept_box(j)) {
@@ -720,7 +712,7 @@ impl Grid {
         });
         if !only_greater {
             for &j in &self.oversized {
-                if j as usize != i && bodies.boxes_overlap(i, j as usize) {
+                if j as usize != i && boxes_overlap(own, bodies.swept_box(j as usize)) {
                     found(j as usize);
                 }
             }
