@@ -24,6 +24,7 @@
 //! [`wake_touched`]: crate::simulation::Simulation::wake_touched
 
 use crate::simulation::Simulation;
+use crate::wake_reach::Reached;
 use glam::DVec2;
 use std::cmp::Ordering;
 
@@ -32,13 +33,12 @@ use std::cmp::Ordering;
 /// wakes it after the step.
 pub(crate) const PUSH_REACH: f64 = 2.0;
 
-/// A body a moving kinematic body pushes on, and the velocity the push gives it.
+/// A body a moving kinematic body pushes on, and the velocity the push gives it; ordered
+/// as [`Reached`] (faster first, ties by body index).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Pushed {
-    /// Speed of the push, units/s.
-    speed: f64,
-    /// The body.
-    body: u32,
+    /// The body and the speed of the push, units/s.
+    at: Reached,
     /// The velocity the push gives it.
     vel: DVec2,
 }
@@ -46,9 +46,8 @@ pub(crate) struct Pushed {
 impl Eq for Pushed {}
 
 impl Ord for Pushed {
-    /// Faster first; of equal speeds the lower body index first.
     fn cmp(&self, other: &Self) -> Ordering {
-        (self.speed.total_cmp(&other.speed)).then(other.body.cmp(&self.body))
+        self.at.cmp(&other.at)
     }
 }
 
@@ -98,15 +97,15 @@ impl Simulation {
         for &k in &self.kinematic {
             let vel = b.hot[k as usize].vel;
             if vel.length() > resting_speed {
-                heap.push(Pushed {
+                let at = Reached {
                     speed: vel.length(),
                     body: k,
-                    vel,
-                });
+                };
+                heap.push(Pushed { at, vel });
             }
         }
-        while let Some(Pushed { body: i, vel, .. }) = heap.pop() {
-            let i = i as usize;
+        while let Some(Pushed { at, vel }) = heap.pop() {
+            let i = at.body as usize;
             if std::mem::replace(&mut seen[i], true) {
                 continue;
             }
@@ -132,11 +131,11 @@ impl Simulation {
                     seen[j] = true;
                     woken.push(j as u32);
                 } else {
-                    heap.push(Pushed {
+                    let at = Reached {
                         speed: push.length(),
                         body: j as u32,
-                        vel: push,
-                    });
+                    };
+                    heap.push(Pushed { at, vel: push });
                 }
             });
         }
@@ -186,13 +185,13 @@ mod tests {
     fn the_fastest_push_comes_first_and_ties_go_by_body_order() {
         let mut heap = std::collections::BinaryHeap::new();
         for (speed, body) in [(1.0, 7), (3.0, 9), (3.0, 2), (0.5, 1)] {
+            let at = Reached { speed, body };
             heap.push(Pushed {
-                speed,
-                body,
+                at,
                 vel: DVec2::X * speed,
             });
         }
-        let order: Vec<u32> = std::iter::from_fn(|| heap.pop().map(|p| p.body)).collect();
+        let order: Vec<u32> = std::iter::from_fn(|| heap.pop().map(|p| p.at.body)).collect();
         assert_eq!(order, [2, 9, 7, 1]);
     }
 }

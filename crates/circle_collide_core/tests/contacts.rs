@@ -445,6 +445,19 @@ fn sleeping_row(n: usize, e: f64, whole: bool) -> Simulation {
     sim
 }
 
+/// [`sleeping_row`] of 12 (restitution 0.2), a body at rest touching its first body from
+/// the left, and a kinematic paddle touching that body from the left, moving right at
+/// `speed`: the simulation, the row's first position, the body's and the paddle's index.
+fn paddle_behind_a_sleeping_row(whole: bool, speed: f64) -> (Simulation, DVec2, usize, usize) {
+    let mut sim = sleeping_row(12, 0.2, whole);
+    let first = sim.bodies().position(0);
+    let (a, _) = (sim.add_body(BodyDesc::new(first - DVec2::X * 1.001, 0.5, 1.0))).unwrap();
+    let paddle = BodyDesc::new(first - DVec2::X * 2.002, 0.5, f64::INFINITY)
+        .with_velocity(DVec2::new(speed, 0.0));
+    let (k, _) = sim.add_body(paddle).unwrap();
+    (sim, first, a as usize, k as usize)
+}
+
 /// A kinematic paddle (moving at 3 units/s) touching a body at rest that touches a
 /// sleeping row: the paddle will drive the body into the row within the step, though
 /// neither the body nor the row moves yet. The push is followed through the body at the
@@ -458,12 +471,7 @@ fn sleeping_row(n: usize, e: f64, whole: bool) -> Simulation {
 fn a_kinematic_body_pushing_a_body_into_a_sleeping_row_wakes_the_row_in_that_step() {
     let n = 12;
     for whole in [false, true] {
-        let mut sim = sleeping_row(n, 0.2, whole);
-        let first = sim.bodies().position(0);
-        let (a, _) = (sim.add_body(BodyDesc::new(first - DVec2::X * 1.001, 0.5, 1.0))).unwrap();
-        let paddle = BodyDesc::new(first - DVec2::X * 2.002, 0.5, f64::INFINITY)
-            .with_velocity(DVec2::new(3.0, 0.0));
-        let (k, _) = sim.add_body(paddle).unwrap();
+        let (mut sim, first, a, k) = paddle_behind_a_sleeping_row(whole, 3.0);
         let label = format!("whole islands {whole}");
         sim.step(scenes::DT);
         assert_eq!(
@@ -480,8 +488,8 @@ fn a_kinematic_body_pushing_a_body_into_a_sleeping_row_wakes_the_row_in_that_ste
                 !sim.stats().fallback,
                 "{label}: step {step} hit the impact cap"
             );
-            let at = sim.bodies().position(k as usize);
-            for i in (0..n).chain([a as usize]) {
+            let at = sim.bodies().position(k);
+            for i in (0..n).chain([a]) {
                 let overlap = 1.0 - sim.bodies().position(i).distance(at);
                 deepest = deepest.max(overlap / 0.5);
             }
@@ -506,14 +514,8 @@ fn a_kinematic_body_pushing_a_body_into_a_sleeping_row_wakes_the_row_in_that_ste
 fn a_kinematic_body_at_the_speed_limit_pushing_into_a_sleeping_row_wakes_it_and_stays_finite() {
     let n = 12;
     for whole in [false, true] {
-        let mut sim = sleeping_row(n, 0.2, whole);
-        let first = sim.bodies().position(0);
-        sim.add_body(BodyDesc::new(first - DVec2::X * 1.001, 0.5, 1.0))
-            .unwrap();
-        let speed = sim.config.max_speed;
-        let paddle = BodyDesc::new(first - DVec2::X * 2.002, 0.5, f64::INFINITY)
-            .with_velocity(DVec2::new(speed, 0.0));
-        sim.add_body(paddle).unwrap();
+        let speed = StepConfig::default().max_speed;
+        let (mut sim, ..) = paddle_behind_a_sleeping_row(whole, speed);
         sim.step(scenes::DT);
         assert_eq!(
             sim.stats().sleeping,
