@@ -15,10 +15,5 @@ pub(crate) fn broad_phase(
     _main: crate::schedule::MainThread,
     mut world: ResMut<CircleCollideWorld>,
 ) {
-    if world.idle {
-        return;
-    }
-    let start = std::time::Instant::now();
-    world.sim.broad_phase();
-    world.time_phase(1, start);
+    crate::world::run_phase(&mut world, 1, circle_collide_core::Simulation::broad_phase);
 }

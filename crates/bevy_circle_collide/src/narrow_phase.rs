@@ -15,10 +15,5 @@ pub(crate) fn narrow_phase(
     _main: crate::schedule::MainThread,
     mut world: ResMut<CircleCollideWorld>,
 ) {
-    if world.idle {
-        return;
-    }
-    let start = std::time::Instant::now();
-    world.sim.narrow_phase();
-    world.time_phase(2, start);
+    crate::world::run_phase(&mut world, 2, circle_collide_core::Simulation::narrow_phase);
 }

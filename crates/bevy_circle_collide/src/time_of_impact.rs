@@ -15,10 +15,9 @@ pub(crate) fn time_of_impact(
     _main: crate::schedule::MainThread,
     mut world: ResMut<CircleCollideWorld>,
 ) {
-    if world.idle {
-        return;
-    }
-    let start = std::time::Instant::now();
-    world.sim.solve_impacts();
-    world.time_phase(3, start);
+    crate::world::run_phase(
+        &mut world,
+        3,
+        circle_collide_core::Simulation::solve_impacts,
+    );
 }

@@ -151,19 +151,29 @@ fn sort_pairs(pairs: &mut [(Entity, Entity)], scratch: &mut SortKeys) {
     let Some(&first) = pairs.first() else {
         return;
     };
-    let (ga, gb) = (first.0.to_bits() >> 32, first.1.to_bits() >> 32);
-    let one_generation =
-        || (pairs.iter()).all(|(a, b)| a.to_bits() >> 32 == ga && b.to_bits() >> 32 == gb);
-    if pairs.len() < RADIX_MIN_PAIRS || !one_generation() {
+    if pairs.len() < RADIX_MIN_PAIRS {
         pairs.sort_unstable_by_key(pack);
         return;
     }
+    // One pass: the keys, whether every pair has the first pair's generations, and the
+    // bits every key has (`all`) and any key has (`any`).
+    let (ga, gb) = (first.0.to_bits() >> 32, first.1.to_bits() >> 32);
     let SortKeys(keys, spare) = scratch;
     keys.clear();
-    keys.extend((pairs.iter()).map(|(a, b)| (a.to_bits() << 32) | (b.to_bits() & 0xffff_ffff)));
+    let (mut one_generation, mut all, mut any) = (true, !0u64, 0u64);
+    for (a, b) in pairs.iter() {
+        let (a, b) = (a.to_bits(), b.to_bits());
+        one_generation &= a >> 32 == ga && b >> 32 == gb;
+        let k = (a << 32) | (b & 0xffff_ffff);
+        (all, any) = (all & k, any | k);
+        keys.push(k);
+    }
+    if !one_generation {
+        pairs.sort_unstable_by_key(pack);
+        return;
+    }
     spare.clear();
     spare.resize(keys.len(), 0);
-    let (all, any) = (keys.iter()).fold((!0u64, 0u64), |(all, any), &k| (all & k, any | k));
     for shift in (0..64).step_by(8) {
         if ((all ^ any) >> shift) & 0xff == 0 {
             continue;

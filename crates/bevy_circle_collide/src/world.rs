@@ -202,3 +202,19 @@ impl CircleCollideWorld {
         self.phase_seconds[phase] = start.elapsed().as_secs_f64();
     }
 }
+
+/// Runs `run` on the core unless this step is idle (the gather found nothing to do: see
+/// [`idle`](crate::idle)), timed as phase `phase`. An idle step leaves the resource
+/// unchanged (it is only read): a change to it is somebody else's.
+pub(crate) fn run_phase(
+    world: &mut ResMut<CircleCollideWorld>,
+    phase: usize,
+    run: impl FnOnce(&mut Simulation),
+) {
+    if world.idle {
+        return;
+    }
+    let start = std::time::Instant::now();
+    run(&mut world.sim);
+    world.time_phase(phase, start);
+}

@@ -76,7 +76,7 @@ fn a_pile_spawned_in_reverse_order_ends_bit_identical() {
     }
 }
 
-/// A pile large enough that its solves (8192+ contacts) run their passes in colour order
+/// A pile large enough that its solves (`COLOURED_CONTACTS`+ contacts) run their passes in colour order
 /// on the compute pool's two threads, which take the work in whatever order they get to
 /// it: spawned forward and reversed, it still ends bit-identical.
 #[test]
@@ -91,7 +91,10 @@ fn a_large_pile_solved_on_two_threads_ends_bit_identical() {
             let d = app.world().resource::<CollisionDiagnostics>();
             largest = largest.max(d.solver_contacts);
         }
-        assert!(largest >= 8192, "largest solve {largest} contacts");
+        assert!(
+            largest >= bevy_circle_collide::core::contacts::COLOURED_CONTACTS,
+            "largest solve {largest} contacts"
+        );
         state(&app, &ids)
     };
     let differ = differ_reversed(scenes::pile(n), run);

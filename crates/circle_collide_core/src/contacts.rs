@@ -173,6 +173,12 @@ pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
     (f64::from(passes) * factor).round() as u32
 }
 
+/// A solve of at least this many smooth contacts takes its passes in colour order, each
+/// colour's rows shared out between the executor's threads (bit for bit the same on any
+/// number of threads); smaller ones keep one thread. Measured and explained in
+/// `contact_rows/coloured.rs`.
+pub const COLOURED_CONTACTS: usize = 8192;
+
 /// A solve without gravity of at least this many contacts gets a conjugate-gradient
 /// correction ([`CONJUGATE_ITERATIONS`] iterations after [`CONJUGATE_FIRST_PASSES`]
 /// passes, see `docs/contacts.md`, "Conjugate gradients for deep jams"), in every other

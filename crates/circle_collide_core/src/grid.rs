@@ -342,6 +342,8 @@ impl Grid {
                 self.add_entries(i, self.registered[i]);
             }
         } else {
+            // Hashed worlds list their pairs by query: no dense cells to mark.
+            self.any_inactive = false;
             for i in 0..n {
                 if let Some(r) = (!self.is_oversized[i]).then_some(self.registered[i]) {
                     self.add_entries(i, r);

@@ -66,7 +66,7 @@ fn parallel_steps_are_bit_identical_to_serial() {
 }
 
 /// A large contact solve's passes run in colour order on the executor's threads: a pile
-/// of 4000, once landed (solves of over 8192 contacts), steps bit for bit as serially.
+/// of 4000, once landed (solves of over `COLOURED_CONTACTS`), steps bit for bit as serially.
 #[test]
 fn large_contact_solves_on_two_threads_are_bit_identical() {
     let scene = scenes::pile(4000);
@@ -83,7 +83,10 @@ fn large_contact_solves_on_two_threads_are_bit_identical() {
             assert_eq!(fingerprint(&serial), fingerprint(&parallel), "step {step}");
         }
     }
-    assert!(largest >= 8192, "largest solve {largest} contacts");
+    assert!(
+        largest >= circle_collide_core::contacts::COLOURED_CONTACTS,
+        "largest solve {largest} contacts"
+    );
     // Below the bodies' threshold only the solver hands work to the executor.
     assert!(executor.batches.load(Ordering::Relaxed) > 0);
 }

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// (solves of 5000–7000 rows) keep the trajectories they had before the colour order.
 /// Lowered to 2048 rows (colours cut from 256), the crowd of 2000 (core, two threads,
 /// ~3900 contacts) took 2.95 ms a step against 2.37: its colours' chunks are too small.
-pub(super) const COLOURED_MIN_ROWS: usize = 8192;
+pub(super) const COLOURED_MIN_ROWS: usize = crate::contacts::COLOURED_CONTACTS;
 
 /// A colour of at least this many rows is cut into one chunk per thread; a smaller one
 /// is a single unit (its rows cost less than the hand-over).
