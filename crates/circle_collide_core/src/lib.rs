@@ -35,6 +35,7 @@ mod bottom_up;
 mod broad_phase;
 mod compressed_rows;
 pub mod config;
+mod contact_memory;
 mod contact_rows;
 pub mod contacts;
 pub mod events;
