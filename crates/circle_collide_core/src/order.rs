@@ -52,10 +52,22 @@ pub fn canonical_order_near(bodies: &[BodyDesc], hint: &[u32]) -> Vec<u32> {
 
 /// The canonical order, filling the rows in the order of `visit` (a permutation) if given.
 fn order_visiting(bodies: &[BodyDesc], visit: Option<&[u32]>) -> Vec<u32> {
-    let mut radii: Vec<f64> = (bodies.iter())
-        .map(|b| b.radius)
-        .filter(|r| r.is_finite() && *r > 0.0)
-        .collect();
+    // One pass over the descriptions (large records): the usable radii, and each body's
+    // `x` and `y` in compact arrays, which the rest reads (the rows are filled in the
+    // hint's order, a scattered read per body).
+    let n = bodies.len();
+    let (mut radii, mut xs, mut ys) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    for b in bodies {
+        if b.radius.is_finite() && b.radius > 0.0 {
+            radii.push(b.radius);
+        }
+        xs.push(b.position.x);
+        ys.push(b.position.y);
+    }
     let cell = if radii.is_empty() {
         1.0
     } else {
@@ -65,8 +77,7 @@ fn order_visiting(bodies: &[BodyDesc], visit: Option<&[u32]>) -> Vec<u32> {
     // Rows first, by a counting sort (each body's row is `floor(y / cell)`); then each
     // row sorted by (x, y, key). A world spread over absurdly many rows, or with
     // non-finite positions, takes one sort of the whole tuple instead.
-    let row_of = |b: &BodyDesc| (b.position.y / cell).floor();
-    let rows: Vec<f64> = bodies.iter().map(row_of).collect();
+    let rows: Vec<f64> = ys.iter().map(|y| (y / cell).floor()).collect();
     let (lo, hi) = rows
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &r| {
@@ -99,7 +110,7 @@ fn order_visiting(bodies: &[BodyDesc], visit: Option<&[u32]>) -> Vec<u32> {
     let mut by_x = vec![0u128; bodies.len()];
     let mut place = |i: usize| {
         let slot = &mut next[(rows[i] - lo) as usize];
-        by_x[*slot as usize] = u128::from(ordered(bodies[i].position.x)) << 32 | i as u128;
+        by_x[*slot as usize] = u128::from(ordered(xs[i])) << 32 | i as u128;
         *slot += 1;
     };
     match visit {
