@@ -813,6 +813,60 @@ fn most_jittered_piles_fall_asleep_within_ten_seconds_and_stay_put() {
     assert!(asleep.len() >= 6, "only {asleep:?} slept within 10 s");
 }
 
+/// The dense-contact issue's standard pile: the jittered piles (design §5) of 1900–2100
+/// circles, in steps of 50, land with no fallback and no overlap left past the push-out,
+/// and at least four of the five fall asleep within 10 s of simulated time (when this was
+/// written all five did, at 6.82, 6.52, 5.33, 7.07 and 9.95 s); each that did then stays
+/// settled for 10 s more: no body moves, no kinetic energy, every pair within the slop.
+///
+/// Not within 3 s, as the issue asked: the top rows are in free fall until about 1.1 s and
+/// a frictionless pile slumps flat for seconds after; no peer engine settles it within
+/// 3 s either (avian at ~5.0 s, bevy_rapier2d not within 10 s: README, `docs/contacts.md`).
+/// Why "four of five": when a frictionless pile falls asleep is chaotic (see
+/// `most_jittered_piles_fall_asleep_within_ten_seconds_and_stay_put`).
+#[test]
+fn jittered_piles_of_about_2000_fall_asleep_within_ten_seconds_and_stay_settled() {
+    let mut asleep = Vec::new();
+    for n in (1900..=2100).step_by(50) {
+        let mut sim = scenes::pile(n).simulation();
+        let mut asleep_at = None;
+        for step in 1..=600 {
+            sim.step(scenes::DT);
+            assert!(!sim.stats().fallback, "pile {n}: step {step} fell back");
+            assert_eq!(sim.stats().overlaps_left, 0, "pile {n}: step {step}");
+            if sim.stats().sleeping == n {
+                asleep_at = Some(step);
+                break;
+            }
+        }
+        let Some(step) = asleep_at else {
+            continue;
+        };
+        asleep.push((n, step as f64 * scenes::DT));
+        let before: Vec<DVec2> = sim.bodies().positions().collect();
+        for later in 1..=600 {
+            sim.step(scenes::DT);
+            assert_eq!(
+                sim.stats().kinetic_energy,
+                0.0,
+                "pile {n}: {later} steps on"
+            );
+        }
+        assert_eq!(
+            sim.bodies().positions().collect::<Vec<_>>(),
+            before,
+            "pile {n}"
+        );
+        let b = sim.bodies();
+        let circles: Vec<(DVec2, f64)> = b.positions().zip(b.radii()).collect();
+        let deepest = circle_collide_core::manifold::deepest_overlap(&circles);
+        let slop = sim.config.overlap_slop * scenes::RADIUS;
+        assert!(deepest <= slop + 1e-12, "pile {n}: overlap {deepest}");
+    }
+    eprintln!("asleep within 10 s (pile, seconds): {asleep:?}");
+    assert!(asleep.len() >= 4, "only {asleep:?} slept within 10 s");
+}
+
 /// A column of 20 smooth disks standing on the floor: the solver's passes go on past the
 /// configured 16 while the column's weight is not yet carried (first step, cold), and
 /// once it stands still the warm-started solve converges within the configured passes
