@@ -675,12 +675,8 @@ impl Simulation {
                 0.0,
                 relaxation,
             );
-            // Every other step, as under gravity (below).
-            let trigger = deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed;
-            if trigger && !self.memory.corrected {
-                let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
-                rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
-                self.stats.corrected = true;
+            if deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed {
+                self.correct_every_other_step(&mut rows, CONJUGATE_TOLERANCE * self.resting_speed);
             }
         }
         if up == DVec2::ZERO || rows.any_rough() {
@@ -700,10 +696,8 @@ impl Simulation {
             if deep && passes > 0 {
                 done = rows.passes_until(passes, passes, tolerance, 1.0);
                 converged = rows.converged(tolerance);
-                // Every other step: the warm start carries the correction into the next.
-                if !converged && !self.memory.corrected {
-                    rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
-                    self.stats.corrected = true;
+                if !converged {
+                    self.correct_every_other_step(&mut rows, tolerance);
                 }
             }
             if !converged {
@@ -724,6 +718,21 @@ impl Simulation {
             self.stats.external_impulse += rows.store(&mut self.resting, &mut self.bodies);
         }
         self.rows = rows;
+    }
+
+    /// The conjugate-gradient correction (`CONJUGATE_CONTACTS`) of `rows` down to
+    /// `tolerance`, unless the step that left the contact memory ran it
+    /// ([`ContactMemory::corrected`]): the warm start carries a correction into the next
+    /// step, so it runs every other step at most, with or without gravity.
+    fn correct_every_other_step(
+        &mut self,
+        rows: &mut crate::contact_rows::ContactRows,
+        tolerance: f64,
+    ) {
+        if !self.memory.corrected {
+            rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
+            self.stats.corrected = true;
+        }
     }
 
     /// Pressing contacts that closed faster than the resting speed and whose impulse
