@@ -230,6 +230,22 @@ pub const CONJUGATE_TRIGGER: f64 = 0.6;
 /// 20 let the crowd of 10,000 leave overlaps (41 ms).
 pub const CONJUGATE_ITERATIONS: u32 = 50;
 
+/// Conjugate-gradient iterations of a smaller solve that [`CONJUGATE_TRIGGER`] gives the
+/// correction (2000 to 12,000 contacts without gravity: a crowd pressed against a wall).
+/// Such a jam's push crosses all of it to the wall; 50 iterations (never stopped early by
+/// the tolerance there) left the passes after them too much, and the push-out did the
+/// rest at a higher cost, or failed. Measured (core, `crowd_steps WALL=1`, 600 steps,
+/// late-half medians over the nudged trajectories `NUDGE=0…7`, alternated, two threads,
+/// 2026-11-28): crowds against the wall of 2000 / 3000 from 2.07 / 4.10 ms (runs leaving
+/// pairs overlapping 0 / 6 of 8) with 50 to 2.01 / 3.53 (0 / 2) with 60 and 1.94 / 3.18
+/// (1 / 0) with 70; of 2000 over twelve draws 2.09 → 1.89 ms, lower in 11 of 12; of 1500 /
+/// 5000 (six draws) 1.52 / 4.46 → 1.40 / 4.28 ms; of 1000 level. The crowds steered to the
+/// centre of 3000 / 5000 (eight draws) 3.01 / 6.53 → 3.01 / 6.15 ms, though over twelve
+/// draws the crowd of 5000 went 5.94 → 6.22 ms (within this host's noise). The deep solves
+/// ([`CONJUGATE_ITERATIONS`]) did not gain from 70 (crowds of 10,000, four draws: against
+/// the wall 7.76 → 7.81 ms, to the centre 11.88 → 11.89 ms).
+pub const TRIGGERED_ITERATIONS: u32 = 70;
+
 /// Gauss–Seidel passes before the conjugate gradients of a large solve: they pick the
 /// contacts that push (those with an impulse then are solved as equalities).
 pub const CONJUGATE_FIRST_PASSES: u32 = 4;
@@ -676,7 +692,13 @@ impl Simulation {
                 relaxation,
             );
             if deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed {
-                self.correct_every_other_step(&mut rows, CONJUGATE_TOLERANCE * self.resting_speed);
+                let iterations = if deep {
+                    CONJUGATE_ITERATIONS
+                } else {
+                    TRIGGERED_ITERATIONS
+                };
+                let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
+                self.correct_every_other_step(&mut rows, tolerance, iterations);
             }
         }
         if up == DVec2::ZERO || rows.any_rough() {
@@ -697,7 +719,7 @@ impl Simulation {
                 done = rows.passes_until(passes, passes, tolerance, 1.0);
                 converged = rows.converged(tolerance);
                 if !converged {
-                    self.correct_every_other_step(&mut rows, tolerance);
+                    self.correct_every_other_step(&mut rows, tolerance, CONJUGATE_ITERATIONS);
                 }
             }
             if !converged {
@@ -721,16 +743,17 @@ impl Simulation {
     }
 
     /// The conjugate-gradient correction (`CONJUGATE_CONTACTS`) of `rows` down to
-    /// `tolerance`, unless the step that left the contact memory ran it
+    /// `tolerance` in at most `iterations` iterations, unless the step that left the contact memory ran it
     /// ([`ContactMemory::corrected`]): the warm start carries a correction into the next
     /// step, so it runs every other step at most, with or without gravity.
     fn correct_every_other_step(
         &mut self,
         rows: &mut crate::contact_rows::ContactRows,
         tolerance: f64,
+        iterations: u32,
     ) {
         if !self.memory.corrected {
-            rows.conjugate_gradient(CONJUGATE_ITERATIONS, tolerance);
+            rows.conjugate_gradient(iterations, tolerance);
             self.stats.corrected = true;
         }
     }
