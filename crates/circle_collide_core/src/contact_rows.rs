@@ -339,6 +339,13 @@ impl ContactRows {
         self.largest_change
     }
 
+    /// Whether any row with an impulse presses on a body that cannot move (a wall or a
+    /// static body: no inverse mass), which then carries that part of the solve's push.
+    pub(crate) fn presses_on_static(&self) -> bool {
+        let fixed = |slot: u32| self.bodies[slot as usize].inv_mass == 0.0;
+        (self.rows.iter()).any(|r| r.acc > 0.0 && (fixed(r.a) || fixed(r.b)))
+    }
+
     /// Whether the last pass changed no body's velocity by more than `tolerance`.
     pub(crate) fn converged(&self, tolerance: f64) -> bool {
         self.largest_change <= tolerance

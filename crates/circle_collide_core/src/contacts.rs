@@ -231,19 +231,25 @@ pub const CONJUGATE_TRIGGER: f64 = 0.6;
 pub const CONJUGATE_ITERATIONS: u32 = 50;
 
 /// Conjugate-gradient iterations of a smaller solve that [`CONJUGATE_TRIGGER`] gives the
-/// correction (2000 to 12,000 contacts without gravity: a crowd pressed against a wall).
-/// Such a jam's push crosses all of it to the wall; 50 iterations (never stopped early by
-/// the tolerance there) left the passes after them too much, and the push-out did the
-/// rest at a higher cost, or failed. Measured (core, `crowd_steps WALL=1`, 600 steps,
-/// late-half medians over the nudged trajectories `NUDGE=0…7`, alternated, two threads,
-/// 2026-11-28): crowds against the wall of 2000 / 3000 from 2.07 / 4.10 ms (runs leaving
-/// pairs overlapping 0 / 6 of 8) with 50 to 2.01 / 3.53 (0 / 2) with 60 and 1.94 / 3.18
-/// (1 / 0) with 70; of 2000 over twelve draws 2.09 → 1.89 ms, lower in 11 of 12; of 1500 /
-/// 5000 (six draws) 1.52 / 4.46 → 1.40 / 4.28 ms; of 1000 level. The crowds steered to the
-/// centre of 3000 / 5000 (eight draws) 3.01 / 6.53 → 3.01 / 6.15 ms, though over twelve
-/// draws the crowd of 5000 went 5.94 → 6.22 ms (within this host's noise). The deep solves
-/// ([`CONJUGATE_ITERATIONS`]) did not gain from 70 (crowds of 10,000, four draws: against
-/// the wall 7.76 → 7.81 ms, to the centre 11.88 → 11.89 ms).
+/// correction (2000 to 12,000 contacts without gravity) when it presses on a wall or a
+/// static body (a row with an impulse after the first passes against a body without
+/// inverse mass: a crowd pressed against a wall); a jam pressed into itself keeps
+/// [`CONJUGATE_ITERATIONS`]. An anchored jam's push crosses all of it, from its free edge
+/// to the anchor; 50 iterations (never stopped early by the tolerance there) left the
+/// passes after them too much, and the push-out did the rest at a higher cost, or
+/// failed. Measured (core, `crowd_steps`, 600 steps, late-half medians over the nudged
+/// trajectories `NUDGE=k`, the builds alternated, two threads, 2026-11-28), with 70 for
+/// every triggered solve first: crowds against the wall (`WALL=1`) of 2000 / 3000 from
+/// 2.07 / 4.10 ms (runs leaving pairs overlapping in some step: 0 / 6 of 8) with 50 to
+/// 2.01 / 3.53 (0 / 2) with 60 and 1.94 / 3.18 (1 / 0) with 70; of 2000 over twelve draws
+/// 2.09 → 1.89 ms, lower in 11 of 12; of 1500 / 5000 (six draws) 1.52 / 4.46 → 1.40 /
+/// 4.28 ms; of 1000 level. But the crowds steered to the centre lost: of 10,000 (twelve
+/// draws) 12.8 → 13.4 ms, lower in 3 of 12; of 5000 5.94 → 6.22 ms over twelve draws; of
+/// 2000 / 3000 level. Their triggered solves do not press on a static body (none of those
+/// counted in the crowds of 2000 / 5000 / 10,000 had such a row; the wall crowds' had
+/// 44–58), so the rule keeps them bit for bit as they were.
+/// The deep solves did not gain from 70 (crowds of 10,000, four draws: against the wall
+/// 7.76 → 7.81 ms, to the centre 11.88 → 11.89 ms).
 pub const TRIGGERED_ITERATIONS: u32 = 70;
 
 /// Gauss–Seidel passes before the conjugate gradients of a large solve: they pick the
@@ -692,10 +698,10 @@ impl Simulation {
                 relaxation,
             );
             if deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed {
-                let iterations = if deep {
-                    CONJUGATE_ITERATIONS
-                } else {
+                let iterations = if !deep && rows.presses_on_static() {
                     TRIGGERED_ITERATIONS
+                } else {
+                    CONJUGATE_ITERATIONS
                 };
                 let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
                 self.correct_every_other_step(&mut rows, tolerance, iterations);
@@ -753,7 +759,7 @@ impl Simulation {
         iterations: u32,
     ) {
         if !self.memory.corrected {
-            rows.conjugate_gradient(iterations, tolerance);
+            self.stats.correction_iterations = rows.conjugate_gradient(iterations, tolerance);
             self.stats.corrected = true;
         }
     }

@@ -26,6 +26,12 @@ pub struct StepStats {
     /// Whether the contact solve ran the conjugate-gradient correction of a deep jam or
     /// pile ([`CONJUGATE_CONTACTS`](crate::contacts::CONJUGATE_CONTACTS)).
     pub corrected: bool,
+    /// Iterations that correction ran (0 when it did not run): at most
+    /// [`CONJUGATE_ITERATIONS`](crate::contacts::CONJUGATE_ITERATIONS), or
+    /// [`TRIGGERED_ITERATIONS`](crate::contacts::TRIGGERED_ITERATIONS) for a jam pressing on
+    /// a wall or static body.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub correction_iterations: u32,
     /// Bodies asleep at the start of the step.
     pub sleeping_at_start: usize,
     /// Bodies woken during the step (with their islands).

@@ -3,6 +3,7 @@
 //! the conjugate-gradient correction then comes in (`contacts::CONJUGATE_TRIGGER`) and
 //! the jam holds within the slop.
 
+use circle_collide_core::contacts::{CONJUGATE_ITERATIONS, TRIGGERED_ITERATIONS};
 use circle_collide_core::{manifold, scenes};
 use glam::DVec2;
 
@@ -27,8 +28,9 @@ fn larger_crowds_against_a_wall_hold_on_several_trajectories() {
 
 /// Steers the crowd of `n` (DESIGN §5) toward the middle of the left wall, `nudge` units
 /// up, for 600 steps, and checks that no step falls back or leaves overlaps past the
-/// slop, that the correction runs and never in two steps in a row, and that the jam ends
-/// within twice the slop, against the wall and not in it.
+/// slop, that the correction runs, never in two steps in a row, and past
+/// `CONJUGATE_ITERATIONS` (the jam presses on the wall: `TRIGGERED_ITERATIONS`), and that
+/// the jam ends within twice the slop, against the wall and not in it.
 fn hold_against_the_wall(n: usize, nudge: f64) {
     let mut sim = scenes::crowd(n, 0.3).simulation();
     let side = scenes::gas_side(n, 0.3);
@@ -36,7 +38,7 @@ fn hold_against_the_wall(n: usize, nudge: f64) {
     let slop = sim.config.overlap_slop;
     // The correction runs every other step at most (the contact memory's mark), and the
     // jam still holds.
-    let (mut left_steps, mut corrected, mut last) = (0, 0, false);
+    let (mut left_steps, mut corrected, mut last, mut most) = (0, 0, false, 0);
     for step in 0..600 {
         scenes::steer_crowd(&mut sim, target);
         sim.step(scenes::DT);
@@ -49,6 +51,7 @@ fn hold_against_the_wall(n: usize, nudge: f64) {
         left_steps += usize::from(stats.overlaps_left > 0);
         corrected += usize::from(stats.corrected);
         last = stats.corrected;
+        most = most.max(stats.correction_iterations);
     }
     assert_eq!(
         left_steps, 0,
@@ -57,6 +60,10 @@ fn hold_against_the_wall(n: usize, nudge: f64) {
     assert!(
         corrected >= 100,
         "{n}, {nudge}: the correction ran in {corrected} steps"
+    );
+    assert!(
+        most > CONJUGATE_ITERATIONS && most <= TRIGGERED_ITERATIONS,
+        "{n}, {nudge}: at most {most} correction iterations"
     );
     let b = sim.bodies();
     let circles: Vec<_> = (0..n).map(|i| (b.position(i), b.radius(i))).collect();
