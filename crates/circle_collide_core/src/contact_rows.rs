@@ -339,8 +339,9 @@ impl ContactRows {
         self.largest_change
     }
 
-    /// Whether any row with an impulse presses on a body that cannot move (a wall or a
-    /// static body: no inverse mass), which then carries that part of the solve's push.
+    /// Whether any row with an impulse presses on a body no impulse moves (a wall, a
+    /// static or a kinematic body: no inverse mass), which then carries that part of the
+    /// solve's push.
     pub(crate) fn presses_on_static(&self) -> bool {
         let fixed = |slot: u32| self.bodies[slot as usize].inv_mass == 0.0;
         (self.rows.iter()).any(|r| r.acc > 0.0 && (fixed(r.a) || fixed(r.b)))

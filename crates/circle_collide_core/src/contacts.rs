@@ -55,9 +55,9 @@
 //! it comes after the first [`CONJUGATE_FIRST_PASSES`] passes of every such solve, and
 //! of a solve of [`DEEP_JAM_CONTACTS`] or more whose first passes still change a velocity
 //! by more than [`CONJUGATE_TRIGGER`] × the resting speed (a crowd pressed against a
-//! wall); under
-//! gravity (a pile of some 5000) after the configured passes, when they have not
-//! converged, before the passes go on until converged.
+//! wall: [`TRIGGERED_ITERATIONS`] iterations when it presses on a wall, a static or a
+//! kinematic body); under gravity (a pile of some 5000) after the configured passes, when
+//! they have not converged, before the passes go on until converged.
 //!
 //! A pressing contact that closed faster than the resting speed, and whose impulse
 //! changed its closing speed by more than that, is reported as an [`Impact`] at `t = 0`
@@ -231,9 +231,9 @@ pub const CONJUGATE_TRIGGER: f64 = 0.6;
 pub const CONJUGATE_ITERATIONS: u32 = 50;
 
 /// Conjugate-gradient iterations of a smaller solve that [`CONJUGATE_TRIGGER`] gives the
-/// correction (2000 to 12,000 contacts without gravity) when it presses on a wall or a
-/// static body (a row with an impulse after the first passes against a body without
-/// inverse mass: a crowd pressed against a wall); a jam pressed into itself keeps
+/// correction (2000 to 12,000 contacts without gravity) when it presses on a body no
+/// impulse moves (a row with an impulse after the first passes against a wall, a static
+/// or a kinematic body: a crowd pressed against a wall); a jam pressed into itself keeps
 /// [`CONJUGATE_ITERATIONS`]. An anchored jam's push crosses all of it, from its free edge
 /// to the anchor; 50 iterations (never stopped early by the tolerance there) left the
 /// passes after them too much, and the push-out did the rest at a higher cost, or
@@ -749,9 +749,10 @@ impl Simulation {
     }
 
     /// The conjugate-gradient correction (`CONJUGATE_CONTACTS`) of `rows` down to
-    /// `tolerance` in at most `iterations` iterations, unless the step that left the contact memory ran it
-    /// ([`ContactMemory::corrected`]): the warm start carries a correction into the next
-    /// step, so it runs every other step at most, with or without gravity.
+    /// `tolerance` in at most `iterations` iterations, unless the step that left the
+    /// contact memory ran it ([`ContactMemory::corrected`]): the warm start carries a
+    /// correction into the next step, so it runs every other step at most, with or
+    /// without gravity.
     fn correct_every_other_step(
         &mut self,
         rows: &mut crate::contact_rows::ContactRows,

@@ -29,7 +29,7 @@ pub struct StepStats {
     /// Iterations that correction ran (0 when it did not run): at most
     /// [`CONJUGATE_ITERATIONS`](crate::contacts::CONJUGATE_ITERATIONS), or
     /// [`TRIGGERED_ITERATIONS`](crate::contacts::TRIGGERED_ITERATIONS) for a jam pressing on
-    /// a wall or static body.
+    /// a wall, a static or a kinematic body.
     #[cfg_attr(feature = "serialize", serde(default))]
     pub correction_iterations: u32,
     /// Bodies asleep at the start of the step.

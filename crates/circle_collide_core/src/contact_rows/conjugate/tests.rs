@@ -228,3 +228,39 @@ fn large_solve_is_the_same_on_two_threads() {
         }
     }
 }
+
+/// What picks the triggered correction's iterations (`contacts::TRIGGERED_ITERATIONS`):
+/// a row with an impulse against the wall (slot 0) or a body without inverse mass (a
+/// static or kinematic body) anchors the jam; a row without an impulse there, or rows
+/// between free bodies only, do not.
+#[test]
+fn a_jam_presses_on_static_only_through_a_row_with_an_impulse() {
+    let body = |inv_mass: f64| RowBody {
+        vel: DVec2::ZERO,
+        inv_mass,
+        omega: 0.0,
+    };
+    let row = |a: u32, b: u32, acc: f64| Row {
+        a,
+        b,
+        normal: DVec2::X,
+        allowed: 0.0,
+        acc,
+        inv_w: 1.0,
+    };
+    // Slot 0 the wall, 1 and 2 free bodies, 3 a static body.
+    let mut rows = ContactRows {
+        bodies: vec![RowBody::default(), body(1.0), body(1.0), body(0.0)],
+        rows: vec![row(1, 2, 0.5)],
+        ..Default::default()
+    };
+    assert!(!rows.presses_on_static(), "free bodies only");
+    rows.rows.push(row(0, 1, 0.0));
+    rows.rows.push(row(2, 3, 0.0));
+    assert!(!rows.presses_on_static(), "anchors without an impulse");
+    rows.rows[1].acc = 0.25;
+    assert!(rows.presses_on_static(), "pressing on the wall");
+    rows.rows[1].acc = 0.0;
+    rows.rows[2].acc = 0.25;
+    assert!(rows.presses_on_static(), "pressing on a static body");
+}
