@@ -12,8 +12,9 @@
 //! push-out's moves and leftovers, the solver's passes); `ITER=n` sets the solver's
 //! passes, `CG=0` turns the conjugate-gradient correction off, `WALL=1` steers the crowd
 //! toward the middle of the left wall instead of the centre, `NUDGE=k` moves that target
-//! k/1000 units up (another trajectory of the same crowd); `THREADS=n` runs on n scoped
-//! threads (the results do not change).
+//! k/1000 units up (another trajectory of the same crowd); `PILLAR=r` stands a static
+//! circle of radius r on the target (the circles it would overlap left out) for the crowd
+//! to press on; `THREADS=n` runs on n scoped threads (the results do not change).
 
 mod common;
 
@@ -27,7 +28,36 @@ fn main() {
     let steps: usize = args
         .next()
         .map_or(600, |s| s.parse().expect("steps to simulate"));
-    let scene = scenes::crowd(n, 0.3);
+    let mut scene = scenes::crowd(n, 0.3);
+    // The target, as below (needed here for the pillar).
+    let side = scenes::gas_side(n, 0.3);
+    let target = if std::env::var_os("WALL").is_some() {
+        DVec2::new(0.0, 0.5 * side)
+    } else {
+        DVec2::splat(0.5 * side)
+    };
+    let nudge = std::env::var("NUDGE")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok());
+    let target = target + DVec2::new(0.0, 1e-3 * nudge.unwrap_or(0.0));
+    // PILLAR=r: a static circle of radius r on the target.
+    if let Some(r) = std::env::var("PILLAR")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+    {
+        scene
+            .bodies
+            .retain(|b| b.position.distance(target) > r + b.radius);
+        // Restitution: the crowd's (0.2) unless PILLAR_E=e.
+        let e = std::env::var("PILLAR_E")
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.2);
+        scene
+            .bodies
+            .push(circle_collide_core::BodyDesc::new(target, r, f64::INFINITY).with_restitution(e));
+    }
+    let n = scene.bodies.len();
     let mut sim = scene.simulation();
     common::threads_from_env(&mut sim);
     if let Some(rs) = args.next() {
@@ -42,19 +72,10 @@ fn main() {
         sim.config.conjugate_correction = k != 0;
     }
     // WALL=1 steers the crowd toward the middle of the left wall instead of the centre
-    // (a crowd pressing against a wall).
-    let side = scenes::gas_side(n, 0.3);
-    let centre = if std::env::var_os("WALL").is_some() {
-        DVec2::new(0.0, 0.5 * side)
-    } else {
-        DVec2::splat(0.5 * side)
-    };
-    // NUDGE=k moves the target k thousandths of a unit up: the same crowd on another
-    // trajectory (a jam is chaotic), for comparing builds over several of them.
-    let nudge = std::env::var("NUDGE")
-        .ok()
-        .and_then(|v| v.parse::<f64>().ok());
-    let centre = centre + DVec2::new(0.0, 1e-3 * nudge.unwrap_or(0.0));
+    // (a crowd pressing against a wall); NUDGE=k moves the target k thousandths of a unit
+    // up: the same crowd on another trajectory (a jam is chaotic), for comparing builds
+    // over several of them (both read above).
+    let centre = target;
     let (mut times, mut fallbacks, mut most_left, mut impacts, mut contacts) =
         (Vec::new(), 0, 0, 0, 0);
     let mut phases = common::PhaseTimes::default();

@@ -6,7 +6,9 @@
 //! bodies' `(key, index)`, sorted once a step ([`Simulation::sort_keys`]).
 
 use crate::contacts::{ContactMemory, KeptContact, Partner, SolverContact, static_partner};
-use crate::queue::is_body;
+use crate::events::Other;
+use crate::gap_contacts::KEEP_GAP;
+use crate::queue::{is_body, segment_code, wall_code};
 use crate::simulation::Simulation;
 
 impl Simulation {
@@ -86,6 +88,97 @@ impl Simulation {
             }
         }
         self.memory = ContactMemory::from_sorted(kept).with_corrected(self.stats.corrected);
+    }
+}
+
+impl Simulation {
+    /// Adds to the contact memory the pairs that had an impact this step and could press
+    /// (not an elastic pair under the default resting speed, as the solver's
+    /// classification has it) — body pairs still within a kept gap's reach
+    /// ([`KEEP_GAP`](crate::gap_contacts::KEEP_GAP)) at the end of the step, and every
+    /// body–static impact — unless the memory has them already, with the least positive
+    /// impulse. A pair that closes faster than the resting speed again in the next step
+    /// is then a pressing contact, the solver's, not a new impact.
+    pub(crate) fn remember_impacts(&mut self) {
+        // Without gravity only, as kept gaps (under gravity a body pressed into the pile
+        // is held by its weight, and the piles' landings keep their impacts).
+        let gravity = self.bodies.gravity != glam::DVec2::ZERO;
+        if gravity || self.resting_speed <= 0.0 || self.impacts.is_empty() {
+            return;
+        }
+        let (b, config) = (&self.bodies, &self.config);
+        let elastic_bounces = config.resting_speed.is_none();
+        let mut added = std::mem::take(&mut self.impact_scratch);
+        added.clear();
+        for impact in &self.impacts {
+            if impact.sensor {
+                continue;
+            }
+            let a = impact.a as usize;
+            // An elastic pair never presses (the solver's classification): it bounced.
+            let presses = |e: f64| e < 1.0 || !elastic_bounces;
+            let kept = match impact.other {
+                Other::Body(j) => {
+                    let j = j as usize;
+                    let (p, q) = (&b.hot[a], &b.hot[j]);
+                    let reach = KEEP_GAP * p.radius.min(q.radius);
+                    if !presses(b.pair_restitution(config.restitution_combine, a, j))
+                        || !crate::manifold::overlaps(p.pos, p.radius + reach, q.pos, q.radius)
+                    {
+                        continue;
+                    }
+                    let (lo, hi) = if b.keys[j] < b.keys[a] {
+                        (j, a)
+                    } else {
+                        (a, j)
+                    };
+                    (b.keys[lo], Partner::Body(b.keys[hi]))
+                }
+                Other::Wall(w) => {
+                    let code = wall_code(w);
+                    if !presses(self.static_restitution(a, code)) {
+                        continue;
+                    }
+                    (b.keys[a], static_partner(code))
+                }
+                Other::Segment(s) => {
+                    let code = segment_code(s as usize);
+                    if !presses(self.static_restitution(a, code)) {
+                        continue;
+                    }
+                    (b.keys[a], static_partner(code))
+                }
+            };
+            if self.memory.get(kept.0, kept.1).is_none() {
+                added.push(KeptContact::new(kept.0, kept.1, f64::MIN_POSITIVE));
+            }
+        }
+        if !added.is_empty() {
+            added.sort_unstable_by_key(KeptContact::key);
+            added.dedup_by_key(|c| c.key());
+            // Merged in place from the back (no key is in both lists).
+            let corrected = self.memory.corrected;
+            let mut all = std::mem::take(&mut self.memory.contacts);
+            let (mut i, mut j) = (all.len(), added.len());
+            all.resize(i + j, added[0]);
+            while j > 0 {
+                let from_old = i > 0 && all[i - 1].key() > added[j - 1].key();
+                all[i + j - 1] = if from_old { all[i - 1] } else { added[j - 1] };
+                if from_old {
+                    i -= 1;
+                } else {
+                    j -= 1;
+                }
+            }
+            self.memory = ContactMemory::from_sorted(all).with_corrected(corrected);
+        }
+        self.impact_scratch = added;
+    }
+
+    /// The restitution of body `a` against the static partner `code`, combined.
+    fn static_restitution(&self, a: usize, code: u32) -> f64 {
+        let wall = self.static_material(code).0;
+        (self.config.restitution_combine).combine(self.bodies.restitution[a], wall)
     }
 }
 

@@ -82,6 +82,7 @@ impl Simulation {
         self.stats.overlaps_fixed += wall_moves;
         self.push_out(wall_moves > 0);
         self.collect_touching();
+        self.remember_impacts();
         self.update_sleep();
         self.stats.kinetic_energy = energy;
         self.stats.rotational_energy = rotational;

@@ -189,9 +189,13 @@ pub fn crowd(n: usize, eta: f64) -> Scene {
 }
 
 /// The crowd's steering, run before every step: each dynamic body of `sim` gets the
-/// velocity [`CROWD_SPEED`] toward `centre` (zero at the centre itself).
+/// velocity [`CROWD_SPEED`] toward `centre` (zero at the centre itself); static and
+/// kinematic bodies keep theirs.
 pub fn steer_crowd(sim: &mut crate::Simulation, centre: DVec2) {
     for i in 0..sim.bodies().len() {
+        if sim.bodies().inverse_mass(i) == 0.0 {
+            continue;
+        }
         let to_centre = centre - sim.bodies().position(i);
         sim.set_velocity(i as u32, to_centre.normalize_or_zero() * CROWD_SPEED);
     }

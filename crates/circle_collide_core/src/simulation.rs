@@ -91,6 +91,8 @@ pub struct Simulation {
     pub(crate) by_place: Vec<u32>,
     /// Each body's range in the contact memory (`ContactMemory::rows_of`), per step.
     pub(crate) memory_rows: Vec<(u32, u32)>,
+    /// Scratch of `remember_impacts`: the impact pairs to add to the contact memory.
+    pub(crate) impact_scratch: Vec<crate::contacts::KeptContact>,
     /// Velocities and spins of the solver's bodies before it ran (its energy guard).
     pub(crate) solver_velocities: Vec<(u32, DVec2, f64)>,
     /// The step's position correction: `(body, shift)` applied by `resolve`.
@@ -439,6 +441,7 @@ impl Simulation {
                     + cap(&self.solver_velocities)
                     + self.solver_pairs.heap_bytes()
                     + cap(&self.memory_rows)
+                    + cap(&self.impact_scratch)
                     + cap(&self.key_order)
                     + self.bottom_up.heap_bytes()
                     + cap(&self.key_rank)
