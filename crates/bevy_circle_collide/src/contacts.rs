@@ -39,8 +39,10 @@ pub struct RememberedContact {
     pub rolling_impulse: f64,
 }
 
-/// The slow contacts of the last step, keyed by their entities: the contact solver's warm
-/// start and what tells a pressing pair from a new impact. The plugin reads it at the
+/// The slow contacts of the last step (and, without gravity, the pairs that had an impact
+/// and could press, with the least positive impulse), keyed by their entities: the
+/// contact solver's warm start and what tells a pressing pair from a new impact. The
+/// plugin reads it at the
 /// start of every step and writes it at the end, so it is part of the world's state: a
 /// rollback (bevy_ggrs, lightyear) that restores the bodies' components must restore this
 /// resource too to re-simulate bit for bit. `Reflect` and serde make it saveable.

@@ -55,7 +55,9 @@ impl KeptContact {
 }
 
 /// The solver's contacts of the last step with their impulses, keyed by the bodies'
-/// stable keys: the solver's warm start and what tells a pressing pair from a new impact. It is part
+/// stable keys: the solver's warm start and what tells a pressing pair from a new impact
+/// (without gravity it also holds, with the least positive impulse, the pairs that had an
+/// impact last step and could press: pushed into each other again, they press). It is part
 /// of the world's state: a rollback that restores the bodies must restore it too
 /// ([`Simulation::contact_memory`](crate::Simulation::contact_memory),
 /// [`Simulation::set_contact_memory`](crate::Simulation::set_contact_memory)) to re-simulate

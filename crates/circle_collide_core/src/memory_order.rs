@@ -110,13 +110,13 @@ impl Simulation {
         let elastic_bounces = config.resting_speed.is_none();
         let mut added = std::mem::take(&mut self.impact_scratch);
         added.clear();
+        // An elastic pair never presses (the solver's classification): it bounced.
+        let presses = |e: f64| e < 1.0 || !elastic_bounces;
         for impact in &self.impacts {
             if impact.sensor {
                 continue;
             }
             let a = impact.a as usize;
-            // An elastic pair never presses (the solver's classification): it bounced.
-            let presses = |e: f64| e < 1.0 || !elastic_bounces;
             let kept = match impact.other {
                 Other::Body(j) => {
                     let j = j as usize;
