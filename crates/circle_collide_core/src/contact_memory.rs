@@ -126,6 +126,31 @@ impl ContactMemory {
         }
     }
 
+    /// Adds `added`, contacts the memory does not hold (either body first; duplicates
+    /// kept once), keeping the order: they are normalized and sorted, then merged in
+    /// place from the back. `added` is left sorted (it is the caller's scratch).
+    pub(crate) fn insert_new(&mut self, added: &mut Vec<KeptContact>) {
+        normalize(added);
+        added.sort_unstable_by_key(KeptContact::key);
+        added.dedup_by_key(|c| c.key());
+        let Some(&first) = added.first() else {
+            return;
+        };
+        let all = &mut self.contacts;
+        let (mut i, mut j) = (all.len(), added.len());
+        all.resize(i + j, first);
+        while j > 0 {
+            let from_old = i > 0 && all[i - 1].key() > added[j - 1].key();
+            all[i + j - 1] = if from_old { all[i - 1] } else { added[j - 1] };
+            if from_old {
+                i -= 1;
+            } else {
+                j -= 1;
+            }
+        }
+        debug_assert!(all.is_sorted_by_key(KeptContact::key));
+    }
+
     /// The remembered contacts, sorted by (first key, partner).
     pub fn contacts(&self) -> &[KeptContact] {
         &self.contacts

@@ -127,22 +127,15 @@ impl Simulation {
                     {
                         continue;
                     }
-                    let (lo, hi) = if b.keys[j] < b.keys[a] {
-                        (j, a)
-                    } else {
-                        (a, j)
+                    // Either key first: the memory's look-up and insertion order pairs.
+                    (b.keys[a], Partner::Body(b.keys[j]))
+                }
+                Other::Wall(_) | Other::Segment(_) => {
+                    let code = match impact.other {
+                        Other::Wall(w) => wall_code(w),
+                        Other::Segment(s) => segment_code(s as usize),
+                        Other::Body(_) => unreachable!("matched above"),
                     };
-                    (b.keys[lo], Partner::Body(b.keys[hi]))
-                }
-                Other::Wall(w) => {
-                    let code = wall_code(w);
-                    if !presses(self.static_restitution(a, code)) {
-                        continue;
-                    }
-                    (b.keys[a], static_partner(code))
-                }
-                Other::Segment(s) => {
-                    let code = segment_code(s as usize);
                     if !presses(self.static_restitution(a, code)) {
                         continue;
                     }
@@ -153,32 +146,8 @@ impl Simulation {
                 added.push(KeptContact::new(kept.0, kept.1, f64::MIN_POSITIVE));
             }
         }
-        if !added.is_empty() {
-            added.sort_unstable_by_key(KeptContact::key);
-            added.dedup_by_key(|c| c.key());
-            // Merged in place from the back (no key is in both lists).
-            let corrected = self.memory.corrected;
-            let mut all = std::mem::take(&mut self.memory.contacts);
-            let (mut i, mut j) = (all.len(), added.len());
-            all.resize(i + j, added[0]);
-            while j > 0 {
-                let from_old = i > 0 && all[i - 1].key() > added[j - 1].key();
-                all[i + j - 1] = if from_old { all[i - 1] } else { added[j - 1] };
-                if from_old {
-                    i -= 1;
-                } else {
-                    j -= 1;
-                }
-            }
-            self.memory = ContactMemory::from_sorted(all).with_corrected(corrected);
-        }
+        self.memory.insert_new(&mut added);
         self.impact_scratch = added;
-    }
-
-    /// The restitution of body `a` against the static partner `code`, combined.
-    fn static_restitution(&self, a: usize, code: u32) -> f64 {
-        let wall = self.static_material(code).0;
-        (self.config.restitution_combine).combine(self.bodies.restitution[a], wall)
     }
 }
 

@@ -93,6 +93,14 @@ impl Simulation {
         static_material(&self.level, self.config.arena.as_ref(), code)
     }
 
+    /// The restitution of body `i` against the static partner `code`, combined by the
+    /// configured rule (what [`Bodies::pair_restitution`](crate::bodies::Bodies::pair_restitution)
+    /// is for two bodies).
+    pub(crate) fn static_restitution(&self, i: usize, code: u32) -> f64 {
+        let wall = self.static_material(code).0;
+        (self.config.restitution_combine).combine(self.bodies.restitution[i], wall)
+    }
+
     /// Where body `i` at `p` (moving at `v`) touches the static partner `code`.
     pub(crate) fn static_touch(&self, i: usize, code: u32, p: DVec2, v: DVec2) -> StaticTouch {
         let r = self.bodies.hot[i].radius;
