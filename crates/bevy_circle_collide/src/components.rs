@@ -45,6 +45,13 @@ impl CircleCollider {
 
 /// Linear velocity, world units per second. Read and written by the plugin every step.
 ///
+/// A body whose velocity the game changed since the last step is *steered* in the next
+/// one (`circle_collide_core::BodyDesc::steered`): without gravity, its pairs take the
+/// resting speed whatever their restitution, so a crowd steered into itself every frame
+/// jams and presses even at the default restitution (1) instead of bouncing every frame;
+/// its first contact faster than the resting speed still bounces. Writing the same value
+/// is not steering.
+///
 /// ```
 /// # use bevy::prelude::*;
 /// # use bevy_circle_collide::prelude::*;

@@ -139,7 +139,10 @@ pub struct CircleCollideConfig {
     /// (default) means `2 |gravity| dt` under gravity, and without gravity four radii of
     /// the smallest dynamic circle per second (2 units/s for radius 0.5), so top-down
     /// games at restitution < 1 work out of the box; the default never applies to
-    /// elastic pairs without gravity (an elastic gas stays exact).
+    /// elastic pairs without gravity (an elastic gas stays exact) unless the game steers
+    /// one of the two bodies (changes its [`Velocity`](crate::Velocity)): a crowd steered
+    /// every frame jams at the default restitution too. `Some(0.0)` keeps every impact
+    /// exact, steered or not.
     pub resting_speed: Option<f32>,
     /// Also send `CollisionEvent`s for resting impacts. Default `false`.
     pub report_resting_impacts: bool,

@@ -46,7 +46,9 @@ pub(crate) type BodyQuery<'a> = (
 /// their entity, so results depend neither on spawn order nor on ECS iteration order. The
 /// remembered contacts come from the [`ContactMemory`] resource. A sleeping body the
 /// game moved or gave a velocity wakes (moved, with the sleeping bodies touching its old
-/// place); so does every body when the [`CircleCollideConfig`] changed.
+/// place); so does every body when the [`CircleCollideConfig`] changed. A body whose
+/// [`Velocity`] the game changed since the last step is steered in this one
+/// ([`BodyDesc::steered`]).
 ///
 /// Invalid input is repaired or skipped as [`BodyDesc::sanitize`] documents, with one
 /// warning per entity and kind of problem.
@@ -176,6 +178,8 @@ pub(crate) fn integrate(
             friction: friction.map_or(default_friction, |f| f64::from(f.0)),
             rolling_resistance: rolling.map_or(default_rolling, |c| f64::from(c.0)),
             inertia: inertia.map(|i| f64::from(i.0)),
+            // The game changed its velocity since the last step.
+            steered: stepped && precise.velocity.as_vec2() != velocity.0,
         };
         descs.push(desc);
         gathered.push((entity, opted_in, issues));

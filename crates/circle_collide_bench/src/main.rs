@@ -3,7 +3,7 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|heap --n N --steps S [--threads T] [--friction MU] [--rolling C]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E]
 //! ```
 //!
 //! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
@@ -16,7 +16,9 @@
 //!
 //! The scene's bodies come from `circle_collide_core::scenes` for all three engines.
 //! `--friction` gives every circle that Coulomb coefficient (default 0: smooth) and
-//! `--rolling` our rolling resistance (the peers have none). Peers get the scene's
+//! `--rolling` our rolling resistance (the peers have none); `--restitution` gives every
+//! circle and our walls that restitution instead of the scene's (the crowd at 1: a
+//! top-down crowd left at our plugin's default). Peers get the scene's
 //! restitution and friction with the `Max` combine rule (walls 0), their default solver
 //! settings otherwise, and four static boxes as walls.
 //!
@@ -55,6 +57,7 @@ struct Args {
     threads: usize,
     friction: f64,
     rolling: f64,
+    restitution: Option<f64>,
 }
 
 fn parse() -> Args {
@@ -66,6 +69,7 @@ fn parse() -> Args {
         threads: 2,
         friction: 0.0,
         rolling: 0.0,
+        restitution: None,
     };
     let argv: Vec<String> = std::env::args().collect();
     for pair in argv.windows(2) {
@@ -85,6 +89,9 @@ fn parse() -> Args {
             "--threads" => a.threads = v.parse().expect("--threads takes a number"),
             "--friction" => a.friction = v.parse().expect("--friction takes a number"),
             "--rolling" => a.rolling = v.parse().expect("--rolling takes a number"),
+            "--restitution" => {
+                a.restitution = Some(v.parse().expect("--restitution takes a number"));
+            }
             _ => {}
         }
     }
@@ -109,6 +116,10 @@ fn main() {
     for b in &mut scene.bodies {
         b.friction = args.friction;
         b.rolling_resistance = args.rolling;
+        b.restitution = args.restitution.unwrap_or(b.restitution);
+    }
+    if let (Some(e), Some(arena)) = (args.restitution, &mut scene.config.arena) {
+        arena.restitution = e;
     }
     let pour_steps = heap.as_ref().map_or(0, scenes::Heap::pour_steps);
     let step = Time::<Fixed>::from_hz(60.0).timestep();

@@ -14,7 +14,9 @@
 //! toward the middle of the left wall instead of the centre, `NUDGE=k` moves that target
 //! k/1000 units up (another trajectory of the same crowd); `PILLAR=r` stands a static
 //! circle of radius r on the target (the circles it would overlap left out) for the crowd
-//! to press on; `THREADS=n` runs on n scoped threads (the results do not change).
+//! to press on; `CROWD_E=e` gives the circles and the walls restitution e (1: a crowd
+//! left at the plugin's default); `THREADS=n` runs on n scoped threads (the results do not
+//! change).
 
 mod common;
 
@@ -56,6 +58,18 @@ fn main() {
         scene
             .bodies
             .push(circle_collide_core::BodyDesc::new(target, r, f64::INFINITY).with_restitution(e));
+    }
+    // CROWD_E=e: the circles' and the walls' restitution (module docs).
+    if let Some(e) = std::env::var("CROWD_E")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+    {
+        for b in scene.bodies.iter_mut().filter(|b| b.mass.is_finite()) {
+            b.restitution = e;
+        }
+        if let Some(arena) = &mut scene.config.arena {
+            arena.restitution = e;
+        }
     }
     let n = scene.bodies.len();
     let mut sim = scene.simulation();

@@ -33,6 +33,11 @@ const ROUGH: u32 = 256;
 /// widened by [`SPECULATIVE_MARGIN`] until its course changes (see
 /// [`Bodies::swept_box`]).
 const SPECULATIVE: u32 = 512;
+/// `Hot::flags` bit: the game set the body's velocity since the last step
+/// ([`BodyDesc::steered`]); the next step's start turns it into [`STEERED`].
+const VELOCITY_SET: u32 = 1024;
+/// `Hot::flags` bit: the body is steered this step (its velocity was set before it).
+const STEERED: u32 = 2048;
 
 /// Fraction of its radius by which the box of a body that was in the contact solver last
 /// step is widened on every side, beyond the slop, for the broad phase: the solver turns
@@ -109,10 +114,30 @@ impl Hot {
         self.flags |= HIT;
     }
 
-    /// Clears the step's solver, impact and flight marks (at the start of a step).
+    /// Clears the step's solver, impact and flight marks (at the start of a step); the
+    /// body is steered this step if its velocity was set since the last one.
     #[inline]
     pub fn clear_step_marks(&mut self) {
-        self.flags &= !(IN_SOLVER | HIT | FLYING | SPECULATIVE);
+        let steered = if self.flags & VELOCITY_SET != 0 {
+            STEERED
+        } else {
+            0
+        };
+        self.flags &= !(IN_SOLVER | HIT | FLYING | SPECULATIVE | VELOCITY_SET | STEERED);
+        self.flags |= steered;
+    }
+
+    /// Marks the body's velocity as set by the game since the last step.
+    #[inline]
+    pub fn mark_velocity_set(&mut self) {
+        self.flags |= VELOCITY_SET;
+    }
+
+    /// Whether the body is steered this step: the game set its velocity before it
+    /// ([`BodyDesc::steered`]).
+    #[inline]
+    pub fn steered(&self) -> bool {
+        self.flags & STEERED != 0
     }
 
     /// Sets (or clears) the `flags` bit `flag`.
@@ -304,7 +329,8 @@ impl Bodies {
                 ROUGH
             } else {
                 0
-            };
+            }
+            | if b.steered { VELOCITY_SET } else { 0 };
         self.hot.push(Hot {
             pos: b.position,
             vel: if asleep { DVec2::ZERO } else { b.velocity },
@@ -653,6 +679,34 @@ mod tests {
     fn hot_record_is_one_cache_line() {
         assert_eq!(std::mem::size_of::<Hot>(), 64);
         assert_eq!(std::mem::align_of::<Hot>(), 64);
+    }
+
+    #[test]
+    fn a_set_velocity_steers_the_body_for_the_next_step_only() {
+        let mut sim = crate::Simulation::new(crate::StepConfig::default());
+        let desc = BodyDesc::new(DVec2::ZERO, 0.5, 1.0).with_velocity(DVec2::X);
+        let (i, _) = sim.add_body(desc).expect("valid");
+        let steered = |sim: &crate::Simulation| sim.bodies().hot[i as usize].steered();
+        // The same velocity again is no steering; a new one steers the next step only.
+        sim.set_velocity(i, DVec2::X);
+        sim.step(0.1);
+        assert!(!steered(&sim), "an unchanged velocity steered the body");
+        let now = sim.bodies().velocity(i as usize);
+        sim.set_velocity(i, now + DVec2::Y);
+        sim.step(0.1);
+        assert!(steered(&sim), "a new velocity did not steer the step");
+        sim.step(0.1);
+        assert!(!steered(&sim), "the steering outlived its step");
+        // So does a description marked steered (the plugin's path).
+        let mut sim = crate::Simulation::new(crate::StepConfig::default());
+        let (j, _) = sim
+            .add_body(BodyDesc {
+                steered: true,
+                ..desc
+            })
+            .expect("valid");
+        sim.step(0.1);
+        assert!(sim.bodies().hot[j as usize].steered());
     }
 
     #[test]

@@ -63,6 +63,16 @@ pub struct BodyDesc {
     /// solid disk, `½ m r²`; infinite for a static body.
     #[cfg_attr(feature = "serialize", serde(default))]
     pub inertia: Option<f64>,
+    /// The game set this body's velocity since the last step: it is *steered* (a crowd
+    /// or a character given a velocity every frame). Without gravity, under the default
+    /// resting speed, an elastic pair (restitution ≥ 1) that a steered body keeps driving
+    /// together presses like any other pair instead of bouncing every step (see
+    /// [`contacts`](crate::contacts)); pairs of bodies nobody steers keep their exact
+    /// elastic impacts. [`Simulation::set_velocity`](crate::Simulation::set_velocity)
+    /// sets it when the velocity changes; the plugin sets it for a body whose `Velocity`
+    /// the game changed. Default `false`.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub steered: bool,
 }
 
 impl BodyDesc {
@@ -84,6 +94,7 @@ impl BodyDesc {
             friction: 0.0,
             rolling_resistance: 0.0,
             inertia: None,
+            steered: false,
         }
     }
 

@@ -59,7 +59,9 @@ pub struct StepConfig {
     /// typical body), so top-down worlds at restitution < 1 — crowds, swarms, pushed
     /// bodies — get slow contacts out of the box. The default never applies
     /// to elastic pairs without gravity ([`pair_resting_speed`](Self::pair_resting_speed)):
-    /// an elastic gas stays exact.
+    /// an elastic gas stays exact — unless the game steers one of the two bodies
+    /// ([`BodyDesc::steered`](crate::BodyDesc::steered)). `Some(0.0)` makes every pair an
+    /// exact impact, steered or not.
     pub resting_speed: Option<f64>,
     /// Gauss–Seidel passes of the contact solver (warm-started from the last step's
     /// impulses). Default `16`. Without gravity a solve of many contacts takes more
@@ -135,7 +137,8 @@ impl StepConfig {
     /// The resting speed of a pair of restitution `e` in a step whose resting speed is
     /// `step_resting_speed`: the step's, except that the *default* resting speed does not
     /// apply to elastic pairs (`e ≥ 1`) without gravity — they can neither bounce
-    /// endlessly nor collapse, and an elastic gas must stay exact.
+    /// endlessly nor collapse, and an elastic gas must stay exact. (A pair with a
+    /// steered body takes the step's: see [`BodyDesc::steered`](crate::BodyDesc::steered).)
     #[inline]
     pub fn pair_resting_speed(&self, step_resting_speed: f64, e: f64) -> f64 {
         if e >= 1.0 && self.resting_speed.is_none() && self.gravity == DVec2::ZERO {

@@ -102,6 +102,8 @@ impl Simulation {
         let h = &self.bodies.hot;
         if e >= 1.0 && self.config.resting_speed.is_none() && h[i].flying() && h[j].flying() {
             0.0
+        } else if self.steering(i) || self.steering(j) {
+            self.resting_speed
         } else {
             self.config.pair_resting_speed(self.resting_speed, e)
         }
@@ -120,9 +122,21 @@ impl Simulation {
             && !pressed
         {
             0.0
+        } else if self.steering(i) {
+            self.resting_speed
         } else {
             self.config.pair_resting_speed(self.resting_speed, e)
         }
+    }
+
+    /// Whether body `i` is steered ([`BodyDesc::steered`](crate::BodyDesc::steered)) in a
+    /// step without gravity: then the step's resting speed applies to its pairs whatever
+    /// their restitution (an elastic pair closing slower rests instead of bouncing, as
+    /// an inelastic one), and an elastic pair it drives together again presses (the
+    /// [`contacts`](crate::contacts) module).
+    #[inline]
+    pub(crate) fn steering(&self, i: usize) -> bool {
+        self.bodies.hot[i].steered() && self.bodies.gravity == DVec2::ZERO
     }
 
     /// Whether body `k`, at step time `t` (where it is), rests on a support: it touches

@@ -93,8 +93,8 @@ impl Simulation {
 
 impl Simulation {
     /// Adds to the contact memory the pairs that had an impact this step and could press
-    /// (not an elastic pair under the default resting speed, as the solver's
-    /// classification has it) — body pairs still within a kept gap's reach
+    /// (not an elastic pair under the default resting speed unless a steered body drives
+    /// it, as the solver's classification has it) — body pairs still within a kept gap's reach
     /// ([`KEEP_GAP`](crate::gap_contacts::KEEP_GAP)) at the end of the step, and every
     /// body–static impact — unless the memory has them already, with the least positive
     /// impulse. A pair that closes faster than the resting speed again in the next step
@@ -110,8 +110,9 @@ impl Simulation {
         let elastic_bounces = config.resting_speed.is_none();
         let mut added = std::mem::take(&mut self.impact_scratch);
         added.clear();
-        // An elastic pair never presses (the solver's classification): it bounced.
-        let presses = |e: f64| e < 1.0 || !elastic_bounces;
+        // An elastic pair presses (the solver's classification) only when a steered body
+        // drives it: else it bounced.
+        let presses = |e: f64, steered: bool| e < 1.0 || !elastic_bounces || steered;
         for impact in &self.impacts {
             if impact.sensor {
                 continue;
@@ -122,8 +123,11 @@ impl Simulation {
                     let j = j as usize;
                     let (p, q) = (&b.hot[a], &b.hot[j]);
                     let reach = KEEP_GAP * p.radius.min(q.radius);
-                    if !presses(b.pair_restitution(config.restitution_combine, a, j))
-                        || !crate::manifold::overlaps(p.pos, p.radius + reach, q.pos, q.radius)
+                    let steered = b.hot[a].steered() || b.hot[j].steered();
+                    if !presses(
+                        b.pair_restitution(config.restitution_combine, a, j),
+                        steered,
+                    ) || !crate::manifold::overlaps(p.pos, p.radius + reach, q.pos, q.radius)
                     {
                         continue;
                     }
@@ -136,7 +140,7 @@ impl Simulation {
                         Other::Segment(s) => segment_code(s as usize),
                         Other::Body(_) => unreachable!("matched above"),
                     };
-                    if !presses(self.static_restitution(a, code)) {
+                    if !presses(self.static_restitution(a, code), b.hot[a].steered()) {
                         continue;
                     }
                     (b.keys[a], static_partner(code))

@@ -285,10 +285,15 @@ impl Simulation {
     }
 
     /// Sets the velocity of body `i` between steps (waking it if it sleeps; the bodies
-    /// it touches wake in the next step's broad phase).
+    /// it touches wake in the next step's broad phase). A changed velocity makes the body
+    /// *steered* in the next step ([`BodyDesc::steered`](crate::BodyDesc::steered)).
     pub fn set_velocity(&mut self, i: u32, velocity: DVec2) {
         self.bodies.wake(i as usize);
-        self.bodies.hot[i as usize].vel = velocity;
+        let h = &mut self.bodies.hot[i as usize];
+        if h.vel != velocity {
+            h.mark_velocity_set();
+        }
+        h.vel = velocity;
         self.near_wall_listed = None;
     }
 
