@@ -141,7 +141,8 @@ pub struct CircleCollideConfig {
     /// games at restitution < 1 work out of the box; the default never applies to
     /// elastic pairs without gravity (an elastic gas stays exact) unless the game steers
     /// one of the two bodies (changes its [`Velocity`](crate::Velocity)): a crowd steered
-    /// every frame jams at the default restitution too. `Some(0.0)` keeps every impact
+    /// every frame jams at the default restitution too, and under gravity a horde walked
+    /// into a wall piles up against it as a jam. `Some(0.0)` keeps every impact
     /// exact, steered or not.
     pub resting_speed: Option<f32>,
     /// Also send `CollisionEvent`s for resting impacts. Default `false`.

@@ -177,6 +177,51 @@ pub fn steer(app: &mut App, engine: Engine, centre: Vec2, speed: f32) {
     }
 }
 
+/// The march's steering: before every fixed step, each dynamic circle's horizontal
+/// velocity becomes `vx` (its vertical velocity kept: gravity still pulls it), as a
+/// side-view horde walking into a wall (the engine's own velocity component).
+pub fn march(app: &mut App, engine: Engine, vx: f32) {
+    match engine {
+        Engine::Ours => {
+            use bevy_circle_collide::prelude::*;
+            app.add_systems(
+                FixedPreUpdate,
+                move |mut q: Query<&mut Velocity, With<CircleCollider>>| {
+                    for mut v in &mut q {
+                        v.0.x = vx;
+                    }
+                },
+            );
+        }
+        Engine::Avian => {
+            use avian2d::prelude::*;
+            app.add_systems(
+                FixedPreUpdate,
+                move |mut q: Query<(&RigidBody, &mut LinearVelocity)>| {
+                    for (body, mut v) in &mut q {
+                        if body.is_dynamic() {
+                            v.0.x = vx;
+                        }
+                    }
+                },
+            );
+        }
+        Engine::Rapier => {
+            use bevy_rapier2d::prelude::*;
+            app.add_systems(
+                FixedPreUpdate,
+                move |mut q: Query<(&RigidBody, &mut Velocity)>| {
+                    for (body, mut v) in &mut q {
+                        if *body == RigidBody::Dynamic {
+                            v.linear.x = vx;
+                        }
+                    }
+                },
+            );
+        }
+    }
+}
+
 /// Settings that need the engine's own startup to have run.
 pub fn after_startup(app: &mut App, engine: Engine, gravity: Vec2) {
     if engine == Engine::Rapier {

@@ -3,13 +3,16 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|march|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E]
 //! ```
 //!
 //! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
 //! the gas construction at rest steered toward the centre at 4 units/s before every step
 //! (each engine's velocity component is set in `FixedPreUpdate`), `wall_crowd` the same
 //! crowd steered toward the middle of the left wall (a crowd pressed against a wall),
+//! `march` the jittered pile whose circles are given a horizontal velocity of −4 units/s
+//! before every step, their vertical velocity kept (a side-view horde walking into the
+//! left wall under gravity),
 //! `heap` the poured heap
 //! of mixed radii (`scenes::heap`: 5 circles released every 8 steps; `--steps` counts
 //! the steps after the pour, and the line gives the heap's angle of repose).
@@ -103,7 +106,7 @@ fn main() {
     let heap = (args.scene == "heap").then(|| scenes::heap(args.n, args.friction, args.rolling));
     let mut scene = match args.scene.as_str() {
         "gas" => scenes::gas(args.n, 0.3, 10.0),
-        "pile" => scenes::pile(args.n),
+        "pile" | "march" => scenes::pile(args.n),
         "lattice" => scenes::lattice_pile(args.n),
         "crowd" | "wall_crowd" => scenes::crowd(args.n, 0.3),
         // Poured during the run: the world starts empty.
@@ -111,7 +114,9 @@ fn main() {
             bodies: Vec::new(),
             config: heap.as_ref().expect("built above").scene.config.clone(),
         },
-        other => panic!("unknown scene {other}: gas, pile, lattice, crowd, wall_crowd or heap"),
+        other => {
+            panic!("unknown scene {other}: gas, pile, lattice, crowd, wall_crowd, march or heap")
+        }
     };
     for b in &mut scene.bodies {
         b.friction = args.friction;
@@ -140,6 +145,9 @@ fn main() {
     };
     if let Some(target) = target {
         engines::steer(&mut app, args.engine, target, scenes::CROWD_SPEED as f32);
+    }
+    if args.scene == "march" {
+        engines::march(&mut app, args.engine, -scenes::CROWD_SPEED as f32);
     }
     measure::trace_memory("spawned");
     // Every engine's fixed schedules (and the transform propagation) on one thread.

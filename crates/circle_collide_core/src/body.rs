@@ -64,11 +64,13 @@ pub struct BodyDesc {
     #[cfg_attr(feature = "serialize", serde(default))]
     pub inertia: Option<f64>,
     /// The game set this body's velocity since the last step: it is *steered* (a crowd
-    /// or a character given a velocity every frame). Without gravity, under the default
-    /// resting speed, an elastic pair (restitution ≥ 1) that a steered body keeps driving
-    /// together presses like any other pair instead of bouncing every step (see
-    /// [`contacts`](crate::contacts)); pairs of bodies nobody steers keep their exact
-    /// elastic impacts. [`Simulation::set_velocity`](crate::Simulation::set_velocity)
+    /// or a character given a velocity every frame). Under the default resting speed an
+    /// elastic pair (restitution ≥ 1) that a steered body keeps driving together presses
+    /// like any other pair instead of bouncing every step (see
+    /// [`contacts`](crate::contacts)); under gravity a steered body's pairs are also
+    /// remembered and kept as every pair's are without gravity, and a solve mostly of
+    /// steered bodies (a horde walked into a wall) is solved as a jam without gravity is.
+    /// Pairs of bodies nobody steers keep their exact elastic impacts. [`Simulation::set_velocity`](crate::Simulation::set_velocity)
     /// sets it when the velocity changes; the plugin sets it for a body whose `Velocity`
     /// the game changed. Default `false`.
     #[cfg_attr(feature = "serialize", serde(default))]

@@ -19,7 +19,8 @@
 //! is, on its closing speed beyond what its gap allows: a pair that pressed last step
 //! stays the solver's even closing fast, unless it is elastic under the default resting
 //! speed (then only slow ones: an elastic gas stays exact). Without gravity only (see
-//! [`KEEP_GAP`]).
+//! [`KEEP_GAP`]), and under gravity for the pairs of a steered body
+//! ([`BodyDesc::steered`](crate::BodyDesc::steered): a horde walked into a wall).
 
 use crate::contacts::{KeptContact, SolverContact, body_contact};
 use crate::simulation::Simulation;

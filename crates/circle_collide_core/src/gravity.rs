@@ -100,10 +100,11 @@ impl Simulation {
     #[inline]
     pub(crate) fn body_pair_resting_speed(&self, i: usize, j: usize, e: f64) -> f64 {
         let h = &self.bodies.hot;
-        if e >= 1.0 && self.config.resting_speed.is_none() && h[i].flying() && h[j].flying() {
-            0.0
-        } else if self.steering(i) || self.steering(j) {
+        if self.steering(i) || self.steering(j) {
             self.resting_speed
+        } else if e >= 1.0 && self.config.resting_speed.is_none() && h[i].flying() && h[j].flying()
+        {
+            0.0
         } else {
             self.config.pair_resting_speed(self.resting_speed, e)
         }
@@ -116,27 +117,29 @@ impl Simulation {
     #[inline]
     pub(crate) fn static_resting_speed(&self, i: usize, n: DVec2, e: f64) -> f64 {
         let pressed = self.bodies.gravity.dot(n) > 0.0;
-        if e >= 1.0
+        if self.steering(i) {
+            self.resting_speed
+        } else if e >= 1.0
             && self.config.resting_speed.is_none()
             && self.bodies.hot[i].flying()
             && !pressed
         {
             0.0
-        } else if self.steering(i) {
-            self.resting_speed
         } else {
             self.config.pair_resting_speed(self.resting_speed, e)
         }
     }
 
-    /// Whether body `i` is steered ([`BodyDesc::steered`](crate::BodyDesc::steered)) in a
-    /// step without gravity: then the step's resting speed applies to its pairs whatever
-    /// their restitution (an elastic pair closing slower rests instead of bouncing, as
-    /// an inelastic one), and an elastic pair it drives together again presses (the
-    /// [`contacts`](crate::contacts) module).
+    /// Whether body `i` is steered ([`BodyDesc::steered`](crate::BodyDesc::steered)) this
+    /// step: then the step's resting speed applies to its pairs whatever their restitution
+    /// (an elastic pair closing slower rests instead of bouncing, as an inelastic one), an
+    /// elastic pair it drives together again presses (the [`contacts`](crate::contacts)
+    /// module), and under gravity its impacts are remembered and its pairs kept while
+    /// their gap opens a little, as every pair's are without gravity (a horde walking
+    /// into a wall: [`steered_jam`](Self::steered_jam)).
     #[inline]
     pub(crate) fn steering(&self, i: usize) -> bool {
-        self.bodies.hot[i].steered() && self.bodies.gravity == DVec2::ZERO
+        self.bodies.hot[i].steered()
     }
 
     /// Whether body `k`, at step time `t` (where it is), rests on a support: it touches

@@ -49,10 +49,12 @@ impl Simulation {
                 crate::bodies::SPECULATIVE_MARGIN
             };
         let mut min_radius = f64::INFINITY;
+        let mut steered = 0;
         for (i, h) in self.bodies.hot.iter_mut().enumerate() {
             h.time = 0.0;
             h.version = 0;
             h.clear_step_marks();
+            steered += usize::from(h.steered());
             if h.sleeping() {
                 self.stats.sleeping_at_start += 1;
                 continue; // at rest, static, nowhere near a wall it could move to
@@ -84,5 +86,6 @@ impl Simulation {
         }
         self.near_wall_listed = Some((arena, slop));
         self.min_radius = min_radius;
+        self.steered_bodies = steered;
     }
 }

@@ -98,12 +98,16 @@ impl Simulation {
     /// ([`KEEP_GAP`](crate::gap_contacts::KEEP_GAP)) at the end of the step, and every
     /// body–static impact — unless the memory has them already, with the least positive
     /// impulse. A pair that closes faster than the resting speed again in the next step
-    /// is then a pressing contact, the solver's, not a new impact.
+    /// is then a pressing contact, the solver's, not a new impact. Under gravity only the
+    /// pairs of a steered body ([`BodyDesc::steered`](crate::BodyDesc::steered)).
     pub(crate) fn remember_impacts(&mut self) {
-        // Without gravity only, as kept gaps (under gravity a body pressed into the pile
-        // is held by its weight, and the piles' landings keep their impacts).
+        // Under gravity a body pressed into the pile is held by its weight, and the piles'
+        // landings keep their impacts: only what the game steers is remembered there.
         let gravity = self.bodies.gravity != glam::DVec2::ZERO;
-        if gravity || self.resting_speed <= 0.0 || self.impacts.is_empty() {
+        if self.resting_speed <= 0.0
+            || self.impacts.is_empty()
+            || (gravity && self.steered_bodies == 0)
+        {
             return;
         }
         let (b, config) = (&self.bodies, &self.config);
@@ -124,10 +128,12 @@ impl Simulation {
                     let (p, q) = (&b.hot[a], &b.hot[j]);
                     let reach = KEEP_GAP * p.radius.min(q.radius);
                     let steered = b.hot[a].steered() || b.hot[j].steered();
-                    if !presses(
-                        b.pair_restitution(config.restitution_combine, a, j),
-                        steered,
-                    ) || !crate::manifold::overlaps(p.pos, p.radius + reach, q.pos, q.radius)
+                    if (gravity && !steered)
+                        || !presses(
+                            b.pair_restitution(config.restitution_combine, a, j),
+                            steered,
+                        )
+                        || !crate::manifold::overlaps(p.pos, p.radius + reach, q.pos, q.radius)
                     {
                         continue;
                     }
@@ -140,7 +146,9 @@ impl Simulation {
                         Other::Segment(s) => segment_code(s as usize),
                         Other::Body(_) => unreachable!("matched above"),
                     };
-                    if !presses(self.static_restitution(a, code), b.hot[a].steered()) {
+                    let steered = b.hot[a].steered();
+                    if (gravity && !steered) || !presses(self.static_restitution(a, code), steered)
+                    {
                         continue;
                     }
                     (b.keys[a], static_partner(code))

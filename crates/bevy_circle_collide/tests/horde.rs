@@ -1,0 +1,44 @@
+//! Through the plugin: a side-view horde under gravity — the jittered pile of DESIGN §5
+//! whose circles a game system walks left every frame (`Velocity.x` set, the vertical
+//! velocity kept). The plugin marks each circle whose `Velocity` the game changed as
+//! steered, and the core holds such a jam against the wall as it holds a crowd without
+//! gravity (`core/tests/steered_horde.rs`). Before: the impact cap in most steps.
+
+mod common;
+
+use bevy_circle_collide::core::scenes;
+use bevy_circle_collide::prelude::*;
+use common::*;
+
+#[test]
+fn a_horde_walked_into_a_wall_holds_within_the_slop() {
+    let mut app = app();
+    let ids = spawn_scene(&mut app, &scenes::pile(500));
+    let (mut left_steps, mut impacts) = (0, 0);
+    for step in 0..600 {
+        for &e in &ids {
+            app.world_mut().get_mut::<Velocity>(e).unwrap().0.x = -scenes::CROWD_SPEED as f32;
+        }
+        steps(&mut app, 1);
+        let d = app.world().resource::<CollisionDiagnostics>();
+        left_steps += usize::from(d.overlaps_left > 0);
+        if step >= 300 {
+            impacts += d.impacts;
+        }
+    }
+    let d = app.world().resource::<CollisionDiagnostics>();
+    assert_eq!(d.fallbacks, 0, "fell back");
+    assert!(
+        left_steps <= 5,
+        "{left_steps} steps left overlaps past the slop"
+    );
+    let per_step = impacts as f64 / 300.0;
+    assert!(per_step < 60.0, "{per_step} impacts a step");
+    let slop = 0.01 * scenes::RADIUS as f32;
+    let deepest = max_overlap(&circles(&mut app));
+    assert!(deepest <= 2.0 * slop, "deepest overlap {deepest}");
+    // Packed against the left wall: the horde's middle well left of the box's.
+    let width = scenes::pile(500).config.arena.expect("walls").max.x as f32;
+    let mean = ids.iter().map(|&e| pos(&app, e).x).sum::<f32>() / ids.len() as f32;
+    assert!(mean < 0.4 * width, "the horde's mean x {mean} of {width}");
+}
