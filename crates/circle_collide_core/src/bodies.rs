@@ -710,6 +710,29 @@ mod tests {
     }
 
     #[test]
+    fn a_steered_body_without_contacts_is_no_steered_jam() {
+        // Under gravity, a steered body in the air: a solve without contacts is no steered
+        // jam (else a push-out of landings around it would drop the pile's bottom-up
+        // rule).
+        let config = crate::StepConfig {
+            gravity: DVec2::new(0.0, -9.81),
+            ..crate::StepConfig::default()
+        };
+        let mut sim = crate::Simulation::new(config);
+        let (flyer, _) = sim
+            .add_body(BodyDesc::new(DVec2::new(10.0, 10.0), 0.5, 1.0))
+            .expect("valid");
+        sim.set_velocity(flyer, DVec2::X);
+        sim.step(1.0 / 60.0);
+        assert!(sim.bodies().hot[flyer as usize].steered());
+        assert!(sim.resting.is_empty());
+        assert!(
+            !sim.steered_jam(),
+            "a lone steered body made the step a steered jam"
+        );
+    }
+
+    #[test]
     fn swept_box_covers_the_rest_of_the_path() {
         let mut b = Bodies::default();
         b.push(&BodyDesc::new(DVec2::ZERO, 0.5, 1.0).with_velocity(DVec2::new(2.0, -1.0)));

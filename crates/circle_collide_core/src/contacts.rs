@@ -10,14 +10,15 @@
 //!   each other every frame. Restitution is for impacts: a pressing contact's target is
 //!   not to close (it does not bounce). Under the default resting speed an elastic pair
 //!   (restitution ≥ 1) never presses: closing fast, it bounces — unless one of its bodies
-//!   is *steered* ([`BodyDesc::steered`](crate::BodyDesc::steered): the
-//!   game set its velocity before the step). Then the pair takes the step's resting
-//!   speed, and presses once it pressed or hit: the game's velocity would undo the bounce
+//!   is *steered* ([`BodyDesc::steered`](crate::BodyDesc::steered): the game set its
+//!   velocity before the step). Then the pair takes the step's resting speed, and
+//!   presses once it pressed or hit: the game's velocity would undo the bounce
 //!   every step, and in a packed crowd each bounce rang through the jam from pair to pair
 //!   (an elastic crowd of 2000 steered every step: ~37,000 impacts a step; now ~130).
 //!   Its first contact, faster than the resting speed, is still an elastic impact.
 //!
-//! Without gravity a pair that pressed last step and whose gap has opened past the slop,
+//! Without gravity (under gravity: a pair with a steered body) a pair that pressed last
+//! step and whose gap has opened past the slop,
 //! by at most [`KEEP_GAP`] of the smaller radius, stays in the solver too, allowed to
 //! close by its gap over the step (a *gap contact*): in a jam pushed together every step
 //! the impulse it carried stays in the warm start.
@@ -444,9 +445,11 @@ impl Simulation {
     /// a horde the game walks into a wall every frame, not a pile. Such a solve is solved
     /// as a jam without gravity is (over-relaxed passes, more of them when deep, the
     /// conjugate-gradient trigger and the position correction); a pile with a steered
-    /// character on it stays a pile. Without gravity: `false` (every solve is a jam).
+    /// character on it stays a pile. Without gravity, or without contacts: `false` (a
+    /// steered body in the air changes nothing about the landings around it).
     pub(crate) fn steered_jam(&self) -> bool {
-        if self.bodies.gravity == DVec2::ZERO || self.steered_bodies == 0 {
+        if self.bodies.gravity == DVec2::ZERO || self.steered_bodies == 0 || self.resting.is_empty()
+        {
             return false;
         }
         let b = &self.bodies.hot;
