@@ -134,7 +134,12 @@ impl Hot {
     }
 
     /// Whether the body is steered this step: the game set its velocity before it
-    /// ([`BodyDesc::steered`]).
+    /// ([`BodyDesc::steered`]). Then the step's resting speed applies to its pairs
+    /// whatever their restitution (an elastic pair closing slower rests instead of
+    /// bouncing, as an inelastic one), an elastic pair it drives together again presses
+    /// (the [`contacts`](crate::contacts) module), and under gravity its impacts are
+    /// remembered and its pairs kept while their gap opens a little, as every pair's are
+    /// without gravity (a horde walking into a wall: `Simulation::is_steered_jam`).
     #[inline]
     pub fn steered(&self) -> bool {
         self.flags & STEERED != 0
@@ -727,7 +732,7 @@ mod tests {
         assert!(sim.bodies().hot[flyer as usize].steered());
         assert!(sim.resting.is_empty());
         assert!(
-            !sim.steered_jam(),
+            !sim.steered_jam,
             "a lone steered body made the step a steered jam"
         );
     }

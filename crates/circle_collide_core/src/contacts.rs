@@ -186,7 +186,7 @@ pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
 /// `contact_rows/coloured.rs`.
 pub const COLOURED_CONTACTS: usize = 8192;
 
-/// A steered jam under gravity (`Simulation::steered_jam`: a horde the game walks into
+/// A steered jam under gravity (`Simulation::is_steered_jam`: a horde the game walks into
 /// a wall every frame) gets the conjugate-gradient trigger of [`DEEP_JAM_CONTACTS`] from
 /// this many contacts: its passes carry the horde's weight down as well as its push
 /// sideways. Measured (core, the jittered piles of 500 / 700 / 1000 walked left at 4
@@ -335,6 +335,7 @@ impl Simulation {
     /// and remembers them for the next step.
     pub(crate) fn solve_contacts(&mut self) {
         self.resting.clear();
+        self.steered_jam = false;
         self.shifts.clear();
         // Cleared even when no solver runs: the boxes belong to this step's bodies only.
         self.contact_boxes.clear();
@@ -420,7 +421,7 @@ impl Simulation {
     /// the slop), and any push then cascades through a jam.
     ///
     /// For a `jam`: without gravity, or a steered jam under it
-    /// ([`steered_jam`](Self::steered_jam)). Under gravity the shock pass and the
+    /// ([`is_steered_jam`](Self::is_steered_jam)). Under gravity the shock pass and the
     /// push-out's bottom-up rule (the upper body moves) keep piles and heaps together, and
     /// a correction shared by mass moved lower bodies too — the rough heap of 2000 flowed
     /// flatter (angle of repose 16.2° → 15.3° at μ 0.5, 20.1° → 16.2° with rolling
@@ -447,7 +448,7 @@ impl Simulation {
     /// conjugate-gradient trigger and the position correction); a pile with a steered
     /// character on it stays a pile. Without gravity, or without contacts: `false` (a
     /// steered body in the air changes nothing about the landings around it).
-    pub(crate) fn steered_jam(&self) -> bool {
+    fn is_steered_jam(&self) -> bool {
         if self.bodies.gravity == DVec2::ZERO || self.steered_bodies == 0 || self.resting.is_empty()
         {
             return false;
@@ -563,7 +564,7 @@ impl Simulation {
                 None
             }
         };
-        let steered_pair = |i: usize, j: usize| self.steering(i) || self.steering(j);
+        let steered_pair = |i: usize, j: usize| b.hot[i].steered() || b.hot[j].steered();
         if fallback {
             let slop = self.config.overlap_slop;
             for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
@@ -661,7 +662,7 @@ impl Simulation {
                     let closing = vel(i).dot(n);
                     let warm = remembered(i, static_partner(touch.code));
                     let e = combine.combine(b.restitution[i], touch.restitution);
-                    if let Some(fast) = classify(closing, warm, e, self.steering(i)) {
+                    if let Some(fast) = classify(closing, warm, e, h.steered()) {
                         let at = (n, touch.point, touch.depth);
                         list.push(contact(i as u32, touch.code, at, closing, fast, warm));
                     }
@@ -673,6 +674,7 @@ impl Simulation {
         }
         self.rough_contacts(&mut list);
         self.resting = list;
+        self.steered_jam = self.is_steered_jam();
         self.memory_rows = rows;
     }
 
@@ -723,11 +725,11 @@ impl Simulation {
         let mut rows = std::mem::take(&mut self.rows);
         rows.set_executor(&self.executor);
         rows.load(&self.resting, &self.bodies);
-        // Gravity's up; zero without gravity, and for a steered jam (see `steered_jam`),
+        // Gravity's up; zero without gravity, and for a steered jam (`is_steered_jam`),
         // which is solved as a jam without gravity is (its weight is in the velocities
         // already, and the shock pass below still takes `gravity_up`).
         let gravity_up = -self.config.gravity.normalize_or_zero();
-        let up = if self.steered_jam() {
+        let up = if self.steered_jam {
             DVec2::ZERO
         } else {
             gravity_up

@@ -100,7 +100,7 @@ impl Simulation {
     #[inline]
     pub(crate) fn body_pair_resting_speed(&self, i: usize, j: usize, e: f64) -> f64 {
         let h = &self.bodies.hot;
-        if self.steering(i) || self.steering(j) {
+        if h[i].steered() || h[j].steered() {
             self.resting_speed
         } else if e >= 1.0 && self.config.resting_speed.is_none() && h[i].flying() && h[j].flying()
         {
@@ -117,7 +117,7 @@ impl Simulation {
     #[inline]
     pub(crate) fn static_resting_speed(&self, i: usize, n: DVec2, e: f64) -> f64 {
         let pressed = self.bodies.gravity.dot(n) > 0.0;
-        if self.steering(i) {
+        if self.bodies.hot[i].steered() {
             self.resting_speed
         } else if e >= 1.0
             && self.config.resting_speed.is_none()
@@ -128,18 +128,6 @@ impl Simulation {
         } else {
             self.config.pair_resting_speed(self.resting_speed, e)
         }
-    }
-
-    /// Whether body `i` is steered ([`BodyDesc::steered`](crate::BodyDesc::steered)) this
-    /// step: then the step's resting speed applies to its pairs whatever their restitution
-    /// (an elastic pair closing slower rests instead of bouncing, as an inelastic one), an
-    /// elastic pair it drives together again presses (the [`contacts`](crate::contacts)
-    /// module), and under gravity its impacts are remembered and its pairs kept while
-    /// their gap opens a little, as every pair's are without gravity (a horde walking
-    /// into a wall: [`steered_jam`](Self::steered_jam)).
-    #[inline]
-    pub(crate) fn steering(&self, i: usize) -> bool {
-        self.bodies.hot[i].steered()
     }
 
     /// Whether body `k`, at step time `t` (where it is), rests on a support: it touches

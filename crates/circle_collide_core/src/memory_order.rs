@@ -114,9 +114,11 @@ impl Simulation {
         let elastic_bounces = config.resting_speed.is_none();
         let mut added = std::mem::take(&mut self.impact_scratch);
         added.clear();
-        // An elastic pair presses (the solver's classification) only when a steered body
-        // drives it: else it bounced.
-        let presses = |e: f64, steered: bool| e < 1.0 || !elastic_bounces || steered;
+        // Kept if it can press: an elastic pair (the solver's classification) only when a
+        // steered body drives it, else it bounced; under gravity only a steered pair.
+        let keeps = |e: f64, steered: bool| {
+            (!gravity || steered) && (e < 1.0 || !elastic_bounces || steered)
+        };
         for impact in &self.impacts {
             if impact.sensor {
                 continue;
@@ -128,12 +130,10 @@ impl Simulation {
                     let (p, q) = (&b.hot[a], &b.hot[j]);
                     let reach = KEEP_GAP * p.radius.min(q.radius);
                     let steered = b.hot[a].steered() || b.hot[j].steered();
-                    if (gravity && !steered)
-                        || !presses(
-                            b.pair_restitution(config.restitution_combine, a, j),
-                            steered,
-                        )
-                        || !crate::manifold::overlaps(p.pos, p.radius + reach, q.pos, q.radius)
+                    if !keeps(
+                        b.pair_restitution(config.restitution_combine, a, j),
+                        steered,
+                    ) || !crate::manifold::overlaps(p.pos, p.radius + reach, q.pos, q.radius)
                     {
                         continue;
                     }
@@ -147,8 +147,7 @@ impl Simulation {
                         Other::Body(_) => unreachable!("matched above"),
                     };
                     let steered = b.hot[a].steered();
-                    if (gravity && !steered) || !presses(self.static_restitution(a, code), steered)
-                    {
+                    if !keeps(self.static_restitution(a, code), steered) {
                         continue;
                     }
                     (b.keys[a], static_partner(code))

@@ -181,11 +181,10 @@ impl Simulation {
     /// body left outside the arena), and pairs and wall contacts still that deep are
     /// counted in
     /// [`StepStats::overlaps_left`](crate::StepStats::overlaps_left). A steered jam under
-    /// gravity (`Simulation::steered_jam`: a horde walked into a wall) is pushed out as a
+    /// gravity (`Simulation::is_steered_jam`: a horde walked into a wall) is pushed out as a
     /// jam without gravity is: each pair shares the push, with the limit without gravity —
     /// lifting the upper body of pairs pressed sideways stacked the horde up the wall.
     pub(crate) fn push_out(&mut self, walls_moved: bool) {
-        self.push_out_as_jam = self.steered_jam();
         self.jam.reset();
         let configured = self.config.separation_iterations.max(1);
         let mut moved = self.separate_pairs(Pass::First) > 0 || walls_moved;
@@ -197,7 +196,7 @@ impl Simulation {
         }
         // The work limit, in pair visits: the passes allowed times the step's listing (a
         // relist counts as a visit of every pair); never stopped before those passes.
-        let factor = if self.config.gravity == DVec2::ZERO || self.push_out_as_jam {
+        let factor = if self.config.gravity == DVec2::ZERO || self.steered_jam {
             1
         } else {
             GRAVITY_WORK_FACTOR
@@ -453,7 +452,7 @@ impl Simulation {
     /// moved is noted in `pushed`.
     fn separate_pairs(&mut self, pass: Pass) -> usize {
         let slop = self.config.overlap_slop;
-        let up = if self.push_out_as_jam {
+        let up = if self.steered_jam {
             DVec2::ZERO
         } else {
             -self.config.gravity.normalize_or_zero()

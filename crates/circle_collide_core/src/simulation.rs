@@ -172,9 +172,10 @@ pub struct Simulation {
     pub(crate) resting_speed: f64,
     /// Awake bodies steered this step ([`BodyDesc::steered`]), counted by `integrate`.
     pub(crate) steered_bodies: usize,
-    /// The push-out of this step treats a steered jam under gravity as a jam without
-    /// gravity (set by `push_out`; see `Simulation::steered_jam`).
-    pub(crate) push_out_as_jam: bool,
+    /// This step's solve is a steered jam under gravity (`Simulation::is_steered_jam`),
+    /// decided once its contacts are listed: the passes and the push-out treat it as a
+    /// jam without gravity.
+    pub(crate) steered_jam: bool,
     /// Runs the data-parallel parts of a step ([`parallel`](crate::parallel)).
     pub(crate) executor: ExecutorHandle,
 }

@@ -6,6 +6,8 @@
 //! again is a contact of the solver's. An elastic pillar too: the steered circles' pairs
 //! with it press like any other (`BodyDesc::steered`), where elastic pairs never did.
 
+mod common;
+
 use circle_collide_core::{BodyDesc, manifold, scenes};
 use glam::DVec2;
 
@@ -24,15 +26,7 @@ fn press_on_a_pillar(n: usize, pillar: f64, e: f64, nudge: f64) -> (usize, f64, 
         .bodies
         .push(BodyDesc::new(centre, pillar, f64::INFINITY).with_restitution(e));
     let mut sim = scene.simulation();
-    let target = centre + DVec2::new(0.0, nudge);
-    let (mut left_steps, mut impacts) = (0, 0);
-    for step in 0..600 {
-        scenes::steer_crowd(&mut sim, target);
-        sim.step(scenes::DT);
-        assert!(!sim.stats().fallback, "step {step} fell back");
-        left_steps += usize::from(sim.stats().overlaps_left > 0);
-        impacts += sim.stats().impacts;
-    }
+    let run = common::steer_crowd_for(&mut sim, centre + DVec2::new(0.0, nudge), 600);
     let b = sim.bodies();
     let pillar_index = (0..b.len())
         .find(|&i| b.inverse_mass(i) == 0.0)
@@ -45,7 +39,7 @@ fn press_on_a_pillar(n: usize, pillar: f64, e: f64, nudge: f64) -> (usize, f64, 
         .map(|i| pillar + b.radius(i) - b.position(i).distance(centre))
         .fold(f64::NEG_INFINITY, f64::max)
         / scenes::RADIUS;
-    (left_steps, impacts as f64 / 600.0, deepest, sunk)
+    (run.left_steps, run.impacts as f64 / 600.0, deepest, sunk)
 }
 
 #[test]

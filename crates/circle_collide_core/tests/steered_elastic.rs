@@ -9,6 +9,8 @@
 //! after it pressed or hit presses. A first contact faster than the resting speed still
 //! bounces elastically.
 
+mod common;
+
 use circle_collide_core::{BodyDesc, Simulation, StepConfig, manifold, scenes};
 use glam::DVec2;
 
@@ -26,21 +28,24 @@ fn elastic_crowd(target: DVec2) -> (usize, f64, f64, f64, f64) {
         arena.restitution = 1.0;
     }
     let mut sim = scene.simulation();
-    let (mut left_steps, mut impacts, mut slow) = (0, 0, 0);
-    for step in 0..600 {
-        scenes::steer_crowd(&mut sim, target);
-        sim.step(scenes::DT);
-        assert!(!sim.stats().fallback, "step {step} fell back");
-        left_steps += usize::from(sim.stats().overlaps_left > 0);
-        impacts += sim.stats().impacts;
-        slow += sim.stats().resting_contacts;
-    }
+    let run = common::steer_crowd_for(&mut sim, target, 600);
     let b = sim.bodies();
     let circles: Vec<_> = (0..b.len()).map(|i| (b.position(i), b.radius(i))).collect();
     let deepest = manifold::deepest_overlap(&circles) / scenes::RADIUS;
     let per_step = |k: usize| k as f64 / 600.0;
     let ke = sim.stats().kinetic_energy;
-    (left_steps, per_step(impacts), per_step(slow), ke, deepest)
+    let common::SteeredRun {
+        left_steps,
+        impacts,
+        slow_contacts,
+    } = run;
+    (
+        left_steps,
+        per_step(impacts),
+        per_step(slow_contacts),
+        ke,
+        deepest,
+    )
 }
 
 #[test]
@@ -80,6 +85,15 @@ fn two_balls(config: StepConfig, b_x: f64) -> (Simulation, u32, u32) {
     (sim, a, b)
 }
 
+/// Asserts the two balls of [`two_balls`] swapped exactly: `a` at rest, `b` moving at
+/// `speed` along x.
+fn assert_swapped(sim: &Simulation, (a, b): (u32, u32), speed: f64) {
+    let v = |i: u32| sim.bodies().velocity(i as usize);
+    assert!(v(a).length() < 1e-12, "a keeps {:?}", v(a));
+    let off = (v(b) - DVec2::new(speed, 0.0)).length();
+    assert!(off < 1e-12, "b: {:?}", v(b));
+}
+
 #[test]
 fn a_steered_circle_still_bounces_elastically_on_first_contact() {
     // Steered from rest to 4 units/s, faster than the resting speed (2), 0.04 short of the
@@ -97,8 +111,7 @@ fn a_steered_circle_still_bounces_elastically_on_first_contact() {
         "impact at {}",
         hits[0].time
     );
-    assert!(v(&sim, a).length() < 1e-12, "a keeps {:?}", v(&sim, a));
-    assert!((v(&sim, b) - DVec2::new(4.0, 0.0)).length() < 1e-12);
+    assert_swapped(&sim, (a, b), 4.0);
     for step in 1..60 {
         sim.set_velocity(a, DVec2::new(4.0, 0.0));
         sim.step(scenes::DT);
@@ -117,13 +130,7 @@ fn elastic_bodies_nobody_steers_keep_their_exact_impacts() {
     for _ in 0..180 {
         sim.step(scenes::DT);
     }
-    let v = |i: u32| sim.bodies().velocity(i as usize);
-    assert!(v(a).length() < 1e-12, "a keeps {:?}", v(a));
-    assert!(
-        (v(b) - DVec2::new(1.0, 0.0)).length() < 1e-12,
-        "b: {:?}",
-        v(b)
-    );
+    assert_swapped(&sim, (a, b), 1.0);
 }
 
 #[test]
@@ -165,11 +172,5 @@ fn a_resting_speed_of_zero_keeps_even_steered_impacts_exact() {
     let (mut sim, a, b) = two_balls(config, 1.0);
     sim.set_velocity(a, DVec2::new(1.0, 0.0));
     sim.step(scenes::DT);
-    let v = |i: u32| sim.bodies().velocity(i as usize);
-    assert!(v(a).length() < 1e-12, "a keeps {:?}", v(a));
-    assert!(
-        (v(b) - DVec2::new(1.0, 0.0)).length() < 1e-12,
-        "b: {:?}",
-        v(b)
-    );
+    assert_swapped(&sim, (a, b), 1.0);
 }

@@ -6,7 +6,7 @@
 //! the upper circle of pairs pressed sideways, and the passes could not carry the push
 //! across the horde — ~16,000 impacts a step for 500 circles, the impact cap in most
 //! steps, overlaps left in every step. Now the pairs of steered bodies are remembered and
-//! kept as under no gravity, and a solve that is mostly steered (`Simulation::steered_jam`)
+//! kept as under no gravity, and a solve that is mostly steered (`Simulation::is_steered_jam`)
 //! is solved and pushed out as a jam without gravity is.
 
 use circle_collide_core::{StepConfig, manifold, scenes};

@@ -36,3 +36,34 @@ impl Rng {
         glam::DVec2::new(self.range(-scale, scale), self.range(-scale, scale))
     }
 }
+
+/// Totals of [`steer_crowd_for`]: over all its steps.
+pub struct SteeredRun {
+    /// Steps that left overlaps past the slop.
+    pub left_steps: usize,
+    /// Impacts.
+    pub impacts: usize,
+    /// Contacts of the contact solver.
+    pub slow_contacts: usize,
+}
+
+/// Steers the crowd of `sim` toward `target` before each of `steps` steps (DESIGN §5's
+/// steering, `scenes::steer_crowd`), asserting that no step falls back.
+pub fn steer_crowd_for(sim: &mut Simulation, target: glam::DVec2, steps: usize) -> SteeredRun {
+    use circle_collide_core::scenes;
+    let mut run = SteeredRun {
+        left_steps: 0,
+        impacts: 0,
+        slow_contacts: 0,
+    };
+    for step in 0..steps {
+        scenes::steer_crowd(sim, target);
+        sim.step(scenes::DT);
+        let stats = sim.stats();
+        assert!(!stats.fallback, "step {step} fell back");
+        run.left_steps += usize::from(stats.overlaps_left > 0);
+        run.impacts += stats.impacts;
+        run.slow_contacts += stats.resting_contacts;
+    }
+    run
+}
