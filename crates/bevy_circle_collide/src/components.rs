@@ -47,7 +47,8 @@ impl CircleCollider {
 ///
 /// A body whose velocity the game changed since the last step is *steered* in the next
 /// one (`circle_collide_core::BodyDesc::steered`): its pairs take the resting speed
-/// whatever their restitution, so a crowd steered into itself every frame jams and
+/// whatever their restitution (under gravity at least the one without gravity, four
+/// radii per second), so a crowd steered into itself every frame jams and
 /// presses even at the default restitution (1) instead of bouncing every frame, and under
 /// gravity a horde walked into a wall piles up against it as a jam; its first contact
 /// faster than the resting speed still bounces. Writing the same value is not steering.

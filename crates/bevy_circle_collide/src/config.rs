@@ -142,8 +142,9 @@ pub struct CircleCollideConfig {
     /// elastic pairs without gravity (an elastic gas stays exact) unless the game steers
     /// one of the two bodies (changes its [`Velocity`](crate::Velocity)): a crowd steered
     /// every frame jams at the default restitution too, and under gravity a horde walked
-    /// into a wall piles up against it as a jam. `Some(0.0)` keeps every impact
-    /// exact, steered or not.
+    /// into a wall piles up against it as a jam (under gravity a steered body's pairs take
+    /// at least the default without gravity: steering is on the bodies' scale, whatever
+    /// the gravity). `Some(0.0)` keeps every impact exact, steered or not.
     pub resting_speed: Option<f32>,
     /// Also send `CollisionEvent`s for resting impacts. Default `false`.
     pub report_resting_impacts: bool,

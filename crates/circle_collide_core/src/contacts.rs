@@ -549,7 +549,7 @@ impl Simulation {
         let elastic_bounces = self.config.resting_speed.is_none();
         let classify = |closing: f64, warm: Option<KeptContact>, e: f64, steered: bool| {
             let resting_speed = if steered {
-                self.resting_speed
+                self.steered_resting_speed
             } else {
                 self.config.pair_resting_speed(self.resting_speed, e)
             };

@@ -101,7 +101,7 @@ impl Simulation {
     pub(crate) fn body_pair_resting_speed(&self, i: usize, j: usize, e: f64) -> f64 {
         let h = &self.bodies.hot;
         if h[i].steered() || h[j].steered() {
-            self.resting_speed
+            self.steered_resting_speed
         } else if e >= 1.0 && self.config.resting_speed.is_none() && h[i].flying() && h[j].flying()
         {
             0.0
@@ -118,7 +118,7 @@ impl Simulation {
     pub(crate) fn static_resting_speed(&self, i: usize, n: DVec2, e: f64) -> f64 {
         let pressed = self.bodies.gravity.dot(n) > 0.0;
         if self.bodies.hot[i].steered() {
-            self.resting_speed
+            self.steered_resting_speed
         } else if e >= 1.0
             && self.config.resting_speed.is_none()
             && self.bodies.hot[i].flying()

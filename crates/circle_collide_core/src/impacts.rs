@@ -38,6 +38,8 @@ impl Simulation {
         self.late_pairs.clear();
         self.late_compacted = 0;
         self.resting_speed = self.config.resting_speed_for(self.dt, self.min_radius);
+        self.steered_resting_speed =
+            (self.config).steered_resting_speed_for(self.dt, self.min_radius);
         self.solve_contacts();
         self.predict_start();
         self.follow_contact_changes();

@@ -170,6 +170,9 @@ pub struct Simulation {
     pub(crate) level: crate::level::Level,
     /// Resting-speed threshold of the current step.
     pub(crate) resting_speed: f64,
+    /// The current step's resting speed of a pair with a steered body
+    /// ([`StepConfig::steered_resting_speed_for`]).
+    pub(crate) steered_resting_speed: f64,
     /// Awake bodies steered this step ([`BodyDesc::steered`]), counted by `integrate`.
     pub(crate) steered_bodies: usize,
     /// This step's solve is a steered jam under gravity (`Simulation::is_steered_jam`),

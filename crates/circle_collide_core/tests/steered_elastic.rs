@@ -174,3 +174,67 @@ fn a_resting_speed_of_zero_keeps_even_steered_impacts_exact() {
     sim.step(scenes::DT);
     assert_swapped(&sim, (a, b), 1.0);
 }
+
+#[test]
+fn under_gravity_a_circle_walked_into_a_row_of_elastic_balls_pushes_the_row() {
+    // A floor under gravity, everything elastic (restitution 1, the plugin's default): a
+    // circle walked right at 1.5 units/s from 0.01 short of a row of two touching balls.
+    // Gravity's resting speed is 0.33 units/s; a steered pair takes at least the one
+    // without gravity (2 units/s: `StepConfig::steered_resting_speed_for`), so the circle
+    // pushes the row along: its first meeting rests (momentum shared; the unsteered pair
+    // of balls then meets elastically at 0.75, the cradle's limit of an unsteered pair),
+    // then no impact. Under gravity's resting speed alone the circle knocked the far ball
+    // off at 1.5 through the row (a cradle), met the near one again at t = 0 in the next
+    // steps, and the row came apart (a gap of 0.034 at the third step).
+    let config = StepConfig {
+        gravity: DVec2::new(0.0, -9.81),
+        arena: Some(circle_collide_core::Arena {
+            min: DVec2::new(-5.0, -0.5),
+            max: DVec2::new(100.0, 10.0),
+            restitution: 1.0,
+            friction: 0.0,
+        }),
+        ..StepConfig::default()
+    };
+    let mut sim = Simulation::new(config);
+    let mut add = |x: f64| {
+        let desc = BodyDesc {
+            restitution: 1.0,
+            ..BodyDesc::new(DVec2::new(x, 0.0), 0.5, 1.0)
+        };
+        sim.add_body(desc).expect("a valid circle").0
+    };
+    let (a, b, c) = (add(0.0), add(1.01), add(2.01));
+    let mut body_impacts = 0;
+    for step in 0..180 {
+        sim.set_velocity(a, DVec2::new(1.5, sim.bodies().velocity(a as usize).y));
+        sim.step(scenes::DT);
+        if step > 0 {
+            body_impacts += (sim.impacts().iter())
+                .filter(|i| matches!(i.other, circle_collide_core::Other::Body(_)))
+                .count();
+        }
+        let bodies = sim.bodies();
+        let x = |i: u32| bodies.position(i as usize).x;
+        let speed = |i: u32| bodies.velocity(i as usize).length();
+        assert!(
+            speed(b).max(speed(c)) <= 1.5 + 1e-9,
+            "step {step}: a ball pushed to {} / {}",
+            speed(b),
+            speed(c)
+        );
+        if step >= 2 {
+            let (ab, bc) = (x(b) - x(a) - 1.0, x(c) - x(b) - 1.0);
+            assert!(
+                ab.abs() <= 0.01 && bc.abs() <= 0.01,
+                "step {step}: gaps {ab} / {bc}, the row came apart"
+            );
+        }
+    }
+    assert_eq!(
+        body_impacts, 0,
+        "impacts between the circles after the first step"
+    );
+    let vc = sim.bodies().velocity(c as usize);
+    assert!((vc.x - 1.5).abs() < 1e-6 && vc.y.abs() < 1e-6, "c: {vc:?}");
+}
