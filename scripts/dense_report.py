@@ -1,7 +1,9 @@
 """Table of the dense matrix: per scene, size, number of steps and engine, the medians
-over repetitions of the late-half median and the worst step (ms), when the pile settled,
+over repetitions of the late-half median, the mean step (all steps: what a scene's
+forming costs shows there) and the worst step (ms), when the pile settled,
 the kinetic energy at the end and the deepest overlap; the last column is the faster
-peer's late median over ours."""
+peer's late median over ours (a peer that blew up — circles escaped the arena in most of
+its runs — is marked and left out of it)."""
 import json
 import statistics
 import sys
@@ -16,6 +18,9 @@ def med(rs, key):
     vals = [r[key] for r in rs if r[key] is not None]
     return statistics.median(vals) if vals else None
 
+def blew_up(rs):
+    return bool(rs) and 2 * sum(1 for r in rs if r.get("escaped", 0) > 0) > len(rs)
+
 def settled(rs):
     vals = [r["settled_at_s"] for r in rs]
     if all(v is None for v in vals):
@@ -23,17 +28,22 @@ def settled(rs):
     known = sorted(v for v in vals if v is not None)
     return f"{statistics.median(known):.2f} s ({len(known)}/{len(vals)})"
 
-print("| scene | N | steps | engine | late-half median ms | worst ms | settled | KE at end | deepest overlap / r | faster peer / ours |")
-print("|---|---|---|---|---|---|---|---|---|---|")
+print("| scene | N | steps | engine | late-half median ms | mean ms | worst ms | settled | KE at end | deepest overlap / r | faster peer / ours |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+def blown(rs):
+    return f" (blew up: {med(rs, 'escaped'):.0f} escaped)" if blew_up(rs) else ""
+
 for scene, n, steps in sorted({(s, n, t) for s, n, t, _ in runs}):
     ours = med(runs.get((scene, n, steps, "ours"), []), "ms_late_median")
-    peers = [med(runs.get((scene, n, steps, e), []), "ms_late_median") for e in ("avian", "rapier")]
+    # A peer that blew up (circles escaped the arena in most of its runs) is no benchmark.
+    peers = [med(runs.get((scene, n, steps, e), []), "ms_late_median")
+             for e in ("avian", "rapier") if not blew_up(runs.get((scene, n, steps, e), []))]
     peers = [p for p in peers if p is not None]
     for engine in ("ours", "avian", "rapier"):
         rs = runs.get((scene, n, steps, engine))
         if not rs:
             continue
         ratio = f"{min(peers) / ours:.2f}×" if engine == "ours" and ours and peers else ""
-        print(f"| {scene} | {n} | {steps} | {engine} | {med(rs, 'ms_late_median'):.3f} | {med(rs, 'ms_worst'):.2f} | "
+        print(f"| {scene} | {n} | {steps} | {engine} | {med(rs, 'ms_late_median'):.3f} | {med(rs, 'ms_per_step_mean'):.2f} | {med(rs, 'ms_worst'):.2f} | "
               f"{settled(rs) if scene == 'pile' or scene == 'lattice' else '—'} | {med(rs, 'ke_end'):.3g} | "
-              f"{med(rs, 'max_overlap_over_r'):.4f} | {ratio} |")
+              f"{med(rs, 'max_overlap_over_r'):.4f}{blown(rs)} | {ratio} |")

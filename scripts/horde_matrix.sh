@@ -2,7 +2,7 @@
 # A side-view horde under gravity: the jittered pile of DESIGN §5 whose circles are given
 # a horizontal velocity of −4 units/s before every step, their vertical velocity kept
 # (`--scene march`: they walk into the left wall and pile up against it), 1000 and 2000
-# circles at the scene's restitution (0.2) and 1000 at restitution 1 (our plugin's
+# circles at the scene's restitution (0.2) and at restitution 1 (our plugin's
 # default), 600 steps, on ours / avian2d / bevy_rapier2d. Three repetitions, engines
 # alternating (the order rotates each repetition), 2 compute-pool threads each. Writes
 # results/horde.jsonl (one line per run) and results/horde.md (medians, the dense
@@ -16,7 +16,7 @@ bin="${CARGO_TARGET_DIR:-target}/release/circle_collide_bench"
 mkdir -p results
 out=results/horde.jsonl
 : > "$out"
-runs="1000:0.2 2000:0.2 1000:1"
+runs="1000:0.2 2000:0.2 1000:1 2000:1"
 orders=("ours avian rapier" "avian rapier ours" "rapier ours avian")
 for rep in 0 1 2; do
     for run in $runs; do
