@@ -6,8 +6,9 @@
 //! the upper circle of pairs pressed sideways, and the passes could not carry the push
 //! across the horde — ~16,000 impacts a step for 500 circles, the impact cap in most
 //! steps, overlaps left in every step. Now the pairs of steered bodies are remembered and
-//! kept as under no gravity, and a solve that is mostly steered (`Simulation::is_steered_jam`)
-//! is solved and pushed out as a jam without gravity is.
+//! kept as under no gravity, and a solve with a steered body in it
+//! (`Simulation::is_steered_jam`) is solved and pushed out as a jam without gravity is —
+//! a horde, walkers shoving through a pile, a character walking on one.
 
 use circle_collide_core::{StepConfig, manifold, scenes};
 use glam::DVec2;
@@ -124,4 +125,101 @@ fn a_horde_walked_into_a_wall_under_gravity_jams_within_the_slop() {
         );
         assert_eq!(walk.outside, 0, "{label}: circles outside the arena");
     }
+}
+
+#[test]
+fn walkers_shoving_through_a_pile_under_gravity_leave_it_within_the_slop() {
+    // The jittered pile of 1000 (restitution 0.2) of which a tenth, then a fifth, of the
+    // circles (a fixed scatter) walk left at 4 units/s every step, shoving the others
+    // into the left wall. When a steered jam took half of the solve's contacts steered,
+    // this stayed a pile: the pile's push-out lifted the upper circle of every pair the
+    // walkers pressed sideways, and overlaps were left in 108 of the 600 steps at a tenth
+    // (303 of 900 at a fifth, 25 ms a step). A solve with any steered contact is a steered
+    // jam now: no step leaves overlaps at either share.
+    let slop = StepConfig::default().overlap_slop;
+    for share in [0.1, 0.2] {
+        let scene = scenes::pile(1000);
+        let arena = scene.config.arena.expect("the pile has walls");
+        let mut sim = scene.simulation();
+        let walkers: Vec<u32> = (0..1000u32)
+            .filter(|&i| (f64::from(i) * 0.618_033_988_75).fract() < share)
+            .collect();
+        let mut left_steps = 0;
+        for step in 0..600 {
+            for &i in &walkers {
+                let v = sim.bodies().velocity(i as usize);
+                sim.set_velocity(i, DVec2::new(-scenes::CROWD_SPEED, v.y));
+            }
+            sim.step(scenes::DT);
+            assert!(
+                !sim.stats().fallback,
+                "share {share}: step {step} fell back"
+            );
+            left_steps += usize::from(sim.stats().overlaps_left > 0);
+        }
+        let b = sim.bodies();
+        let circles: Vec<_> = (0..b.len()).map(|i| (b.position(i), b.radius(i))).collect();
+        let deepest = manifold::deepest_overlap(&circles) / scenes::RADIUS;
+        let label = format!("a share of {share} walking");
+        assert!(left_steps <= 5, "{label}: {left_steps} steps left overlaps");
+        assert!(
+            deepest <= 2.0 * slop,
+            "{label}: deepest overlap {deepest} r"
+        );
+        let inside = |p: DVec2, r: f64| {
+            let (lo, hi) = (
+                arena.min + DVec2::splat(r - slop),
+                arena.max - DVec2::splat(r - slop),
+            );
+            p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y
+        };
+        assert!(
+            circles.iter().all(|&(p, r)| inside(p, r)),
+            "{label}: a circle left the arena"
+        );
+    }
+}
+
+#[test]
+fn a_character_walking_on_a_pile_leaves_it_a_pile() {
+    // The jittered pile of 1000 with its last circle (top row) walked right at 2 units/s
+    // every step: every solve it touches is a steered jam (solved as without gravity), yet
+    // the pile under it settles as high as the pile nobody steers, within the slop.
+    let slop = StepConfig::default().overlap_slop;
+    let mean_height = |walk: bool| {
+        let mut sim = scenes::pile(1000).simulation();
+        let mut left_steps = 0;
+        for _ in 0..600 {
+            if walk {
+                let v = sim.bodies().velocity(999);
+                sim.set_velocity(999, DVec2::new(2.0, v.y));
+            }
+            sim.step(scenes::DT);
+            left_steps += usize::from(sim.stats().overlaps_left > 0);
+        }
+        let b = sim.bodies();
+        let circles: Vec<_> = (0..b.len()).map(|i| (b.position(i), b.radius(i))).collect();
+        let deepest = manifold::deepest_overlap(&circles) / scenes::RADIUS;
+        assert!(
+            left_steps == 0 && deepest <= slop,
+            "walk {walk}: {left_steps} steps left overlaps, deepest {deepest} r"
+        );
+        let others = circles[..999].to_vec();
+        let mean = others.iter().map(|(p, _)| p.y).sum::<f64>() / 999.0;
+        (mean, others, circles[999].0)
+    };
+    let (still, _, _) = mean_height(false);
+    let (walked, others, character) = mean_height(true);
+    assert!(
+        (walked - still).abs() < 0.1,
+        "the pile's mean height {walked} with the character, {still} without"
+    );
+    // On the surface, not buried: no circle above it in its column.
+    let above = (others.iter())
+        .filter(|(p, _)| (p.x - character.x).abs() < scenes::RADIUS && p.y > character.y)
+        .count();
+    assert_eq!(
+        above, 0,
+        "the character at {character} sank under {above} circles"
+    );
 }
