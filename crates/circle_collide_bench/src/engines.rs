@@ -8,13 +8,18 @@ use bevy_circle_collide::core::{BodyDesc, StepConfig};
 /// Wall thickness of the peers' static boxes.
 const WALL: f32 = 10.0;
 
+/// A circle the march walks (`march`): every circle of the `march` scene, a share of
+/// the `walkers` scene's.
+#[derive(Component)]
+pub struct Walker;
+
 /// Adds the engine's plugins, its world settings and the arena's walls, and spawns the
-/// scene's bodies.
-pub fn add(app: &mut App, engine: Engine, scene: &Scene) {
+/// scene's bodies; returns their entities in the scene's order.
+pub fn add(app: &mut App, engine: Engine, scene: &Scene) -> Vec<Entity> {
     add_world(app, engine, &scene.config);
-    for b in &scene.bodies {
-        spawn(app.world_mut(), engine, b);
-    }
+    (scene.bodies.iter())
+        .map(|b| spawn(app.world_mut(), engine, b))
+        .collect()
 }
 
 /// Adds the engine's plugins, gravity and the arena's walls (restitution of the arena;
@@ -85,49 +90,55 @@ pub fn add_world(app: &mut App, engine: Engine, config: &StepConfig) {
 /// and Coulomb friction (combined by `Max`; the peers' circles rotate, as ours do). The
 /// peers have no rolling resistance: it is ours only. The peers' masses come from their
 /// default density 1, which is the scenes' (`π r²`).
-pub fn spawn(world: &mut World, engine: Engine, b: &BodyDesc) {
+pub fn spawn(world: &mut World, engine: Engine, b: &BodyDesc) -> Entity {
     let (p, v) = (b.position.as_vec2(), b.velocity.as_vec2());
     let (r, e, mu) = (b.radius as f32, b.restitution as f32, b.friction as f32);
     match engine {
         Engine::Ours => {
             use bevy_circle_collide::prelude::*;
-            world.spawn((
-                CircleCollider::new(r),
-                Transform::from_translation(p.extend(0.0)),
-                Velocity(v),
-                Mass::Fixed(b.mass as f32),
-                Restitution(e),
-                Friction(mu),
-                RollingResistance(b.rolling_resistance as f32),
-            ));
+            world
+                .spawn((
+                    CircleCollider::new(r),
+                    Transform::from_translation(p.extend(0.0)),
+                    Velocity(v),
+                    Mass::Fixed(b.mass as f32),
+                    Restitution(e),
+                    Friction(mu),
+                    RollingResistance(b.rolling_resistance as f32),
+                ))
+                .id()
         }
         Engine::Avian => {
             use avian2d::prelude::*;
-            world.spawn((
-                RigidBody::Dynamic,
-                Collider::circle(r),
-                Transform::from_translation(p.extend(0.0)),
-                LinearVelocity(v),
-                Restitution::new(e).with_combine_rule(CoefficientCombine::Max),
-                Friction::new(mu).with_combine_rule(CoefficientCombine::Max),
-            ));
+            world
+                .spawn((
+                    RigidBody::Dynamic,
+                    Collider::circle(r),
+                    Transform::from_translation(p.extend(0.0)),
+                    LinearVelocity(v),
+                    Restitution::new(e).with_combine_rule(CoefficientCombine::Max),
+                    Friction::new(mu).with_combine_rule(CoefficientCombine::Max),
+                ))
+                .id()
         }
         Engine::Rapier => {
             use bevy_rapier2d::prelude::*;
-            world.spawn((
-                RigidBody::Dynamic,
-                Collider::ball(r),
-                Transform::from_translation(p.extend(0.0)),
-                Velocity::linear(v),
-                Restitution {
-                    coefficient: e,
-                    combine_rule: CoefficientCombineRule::Max,
-                },
-                Friction {
-                    coefficient: mu,
-                    combine_rule: CoefficientCombineRule::Max,
-                },
-            ));
+            world
+                .spawn((
+                    RigidBody::Dynamic,
+                    Collider::ball(r),
+                    Transform::from_translation(p.extend(0.0)),
+                    Velocity::linear(v),
+                    Restitution {
+                        coefficient: e,
+                        combine_rule: CoefficientCombineRule::Max,
+                    },
+                    Friction {
+                        coefficient: mu,
+                        combine_rule: CoefficientCombineRule::Max,
+                    },
+                ))
+                .id()
         }
     }
 }
@@ -177,16 +188,16 @@ pub fn steer(app: &mut App, engine: Engine, centre: Vec2, speed: f32) {
     }
 }
 
-/// The march's steering: before every fixed step, each dynamic circle's horizontal
-/// velocity becomes `vx` (its vertical velocity kept: gravity still pulls it), as a
-/// side-view horde walking into a wall (the engine's own velocity component).
+/// The march's steering: before every fixed step, each [`Walker`]'s horizontal velocity
+/// becomes `vx` (its vertical velocity kept: gravity still pulls it), as a side-view
+/// horde walking into a wall (the engine's own velocity component).
 pub fn march(app: &mut App, engine: Engine, vx: f32) {
     match engine {
         Engine::Ours => {
             use bevy_circle_collide::prelude::*;
             app.add_systems(
                 FixedPreUpdate,
-                move |mut q: Query<&mut Velocity, With<CircleCollider>>| {
+                move |mut q: Query<&mut Velocity, With<Walker>>| {
                     for mut v in &mut q {
                         v.0.x = vx;
                     }
@@ -197,7 +208,7 @@ pub fn march(app: &mut App, engine: Engine, vx: f32) {
             use avian2d::prelude::*;
             app.add_systems(
                 FixedPreUpdate,
-                move |mut q: Query<(&RigidBody, &mut LinearVelocity)>| {
+                move |mut q: Query<(&RigidBody, &mut LinearVelocity), With<Walker>>| {
                     for (body, mut v) in &mut q {
                         if body.is_dynamic() {
                             v.0.x = vx;
@@ -210,7 +221,7 @@ pub fn march(app: &mut App, engine: Engine, vx: f32) {
             use bevy_rapier2d::prelude::*;
             app.add_systems(
                 FixedPreUpdate,
-                move |mut q: Query<(&RigidBody, &mut Velocity)>| {
+                move |mut q: Query<(&RigidBody, &mut Velocity), With<Walker>>| {
                     for (body, mut v) in &mut q {
                         if *body == RigidBody::Dynamic {
                             v.linear.x = vx;

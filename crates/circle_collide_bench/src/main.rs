@@ -3,7 +3,7 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|march|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E]
 //! ```
 //!
 //! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
@@ -12,7 +12,9 @@
 //! crowd steered toward the middle of the left wall (a crowd pressed against a wall),
 //! `march` the jittered pile whose circles are given a horizontal velocity of −4 units/s
 //! before every step, their vertical velocity kept (a side-view horde walking into the
-//! left wall under gravity),
+//! left wall under gravity), `walkers` the same pile of which a fifth of the circles (a
+//! fixed scatter: circle `i` when `frac(i φ⁻¹) < 0.2`) walk so, shoving the others —
+//! walkers and crates,
 //! `heap` the poured heap
 //! of mixed radii (`scenes::heap`: 5 circles released every 8 steps; `--steps` counts
 //! the steps after the pour, and the line gives the heap's angle of repose).
@@ -35,6 +37,9 @@
 
 mod engines;
 mod measure;
+
+/// The share of the `walkers` scene's circles that walk.
+const WALKING_SHARE: f64 = 0.2;
 
 use bevy::app::TaskPoolPlugin;
 use bevy::prelude::*;
@@ -106,7 +111,7 @@ fn main() {
     let heap = (args.scene == "heap").then(|| scenes::heap(args.n, args.friction, args.rolling));
     let mut scene = match args.scene.as_str() {
         "gas" => scenes::gas(args.n, 0.3, 10.0),
-        "pile" | "march" => scenes::pile(args.n),
+        "pile" | "march" | "walkers" => scenes::pile(args.n),
         "lattice" => scenes::lattice_pile(args.n),
         "crowd" | "wall_crowd" => scenes::crowd(args.n, 0.3),
         // Poured during the run: the world starts empty.
@@ -115,7 +120,9 @@ fn main() {
             config: heap.as_ref().expect("built above").scene.config.clone(),
         },
         other => {
-            panic!("unknown scene {other}: gas, pile, lattice, crowd, wall_crowd, march or heap")
+            panic!(
+                "unknown scene {other}: gas, pile, lattice, crowd, wall_crowd, march, walkers or heap"
+            )
         }
     };
     for b in &mut scene.bodies {
@@ -136,7 +143,7 @@ fn main() {
     .insert_resource(Time::<Fixed>::from_hz(60.0))
     .insert_resource(TimeUpdateStrategy::ManualDuration(step));
     measure::trace_memory("scene built");
-    engines::add(&mut app, args.engine, &scene);
+    let circles = engines::add(&mut app, args.engine, &scene);
     let side = scenes::gas_side(args.n, 0.3) as f32;
     let target = match args.scene.as_str() {
         "crowd" => Some(Vec2::splat(0.5 * side)),
@@ -146,7 +153,18 @@ fn main() {
     if let Some(target) = target {
         engines::steer(&mut app, args.engine, target, scenes::CROWD_SPEED as f32);
     }
-    if args.scene == "march" {
+    if args.scene == "march" || args.scene == "walkers" {
+        // The walkers: every circle of the march, a fixed fifth of the walkers scene's.
+        let share = if args.scene == "march" {
+            1.0
+        } else {
+            WALKING_SHARE
+        };
+        for (i, &entity) in circles.iter().enumerate() {
+            if (i as f64 * 0.618_033_988_749_895).fract() < share {
+                app.world_mut().entity_mut(entity).insert(engines::Walker);
+            }
+        }
         engines::march(&mut app, args.engine, -scenes::CROWD_SPEED as f32);
     }
     measure::trace_memory("spawned");
