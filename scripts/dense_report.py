@@ -21,6 +21,9 @@ def med(rs, key):
 def blew_up(rs):
     return bool(rs) and 2 * sum(1 for r in rs if r.get("escaped", 0) > 0) > len(rs)
 
+def blown(rs):
+    return f" (blew up: {med(rs, 'escaped'):.0f} escaped)" if blew_up(rs) else ""
+
 def settled(rs):
     vals = [r["settled_at_s"] for r in rs]
     if all(v is None for v in vals):
@@ -30,9 +33,6 @@ def settled(rs):
 
 print("| scene | N | steps | engine | late-half median ms | mean ms | worst ms | settled | KE at end | deepest overlap / r | faster peer / ours |")
 print("|---|---|---|---|---|---|---|---|---|---|---|")
-def blown(rs):
-    return f" (blew up: {med(rs, 'escaped'):.0f} escaped)" if blew_up(rs) else ""
-
 for scene, n, steps in sorted({(s, n, t) for s, n, t, _ in runs}):
     ours = med(runs.get((scene, n, steps, "ours"), []), "ms_late_median")
     # A peer that blew up (circles escaped the arena in most of its runs) is no benchmark.

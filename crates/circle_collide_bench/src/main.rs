@@ -38,13 +38,13 @@
 mod engines;
 mod measure;
 
-/// The share of the `walkers` scene's circles that walk.
-const WALKING_SHARE: f64 = 0.2;
-
 use bevy::app::TaskPoolPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_circle_collide::core::scenes;
+
+/// The share of the `walkers` scene's circles that walk.
+const WALKING_SHARE: f64 = 0.2;
 
 /// Which engine to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
