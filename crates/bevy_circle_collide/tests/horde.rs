@@ -42,3 +42,34 @@ fn a_horde_walked_into_a_wall_holds_within_the_slop() {
     let mean = ids.iter().map(|&e| pos(&app, e).x).sum::<f32>() / ids.len() as f32;
     assert!(mean < 0.4 * width, "the horde's mean x {mean} of {width}");
 }
+
+#[test]
+fn walkers_shoving_crates_through_a_pile_hold_within_the_slop() {
+    // The runner's `walkers` scene: a fixed fifth of the pile (circle `i` when
+    // `frac(i φ⁻¹) < 0.2`) walked left every frame, shoving the others. The plugin marks
+    // only the walkers steered; their solves are steered jams (any steered contact), and
+    // the crates they press are not lifted by the pile's push-out.
+    let mut app = app();
+    let ids = spawn_scene(&mut app, &scenes::pile(1000));
+    let walkers: Vec<_> = (ids.iter().enumerate())
+        .filter(|(i, _)| (*i as f64 * 0.618_033_988_749_895).fract() < 0.2)
+        .map(|(_, &e)| e)
+        .collect();
+    let mut left_steps = 0;
+    for _ in 0..600 {
+        for &e in &walkers {
+            app.world_mut().get_mut::<Velocity>(e).unwrap().0.x = -scenes::CROWD_SPEED as f32;
+        }
+        steps(&mut app, 1);
+        left_steps += usize::from(app.world().resource::<CollisionDiagnostics>().overlaps_left > 0);
+    }
+    let d = app.world().resource::<CollisionDiagnostics>();
+    assert_eq!(d.fallbacks, 0, "fell back");
+    assert!(
+        left_steps <= 5,
+        "{left_steps} steps left overlaps past the slop"
+    );
+    let slop = 0.01 * scenes::RADIUS as f32;
+    let deepest = max_overlap(&circles(&mut app));
+    assert!(deepest <= 2.0 * slop, "deepest overlap {deepest}");
+}
