@@ -134,8 +134,9 @@ impl Hot {
     }
 
     /// Whether the body is steered this step: the game set its velocity before it
-    /// ([`BodyDesc::steered`]). Then the step's resting speed applies to its pairs
-    /// whatever their restitution (an elastic pair closing slower rests instead of
+    /// ([`BodyDesc::steered`]). Then the steered resting speed
+    /// ([`StepConfig::steered_resting_speed_for`](crate::StepConfig::steered_resting_speed_for))
+    /// applies to its pairs whatever their restitution (an elastic pair closing slower rests instead of
     /// bouncing, as an inelastic one), an elastic pair it drives together again presses
     /// (the [`contacts`](crate::contacts) module), and under gravity its impacts are
     /// remembered and its pairs kept while their gap opens a little, as every pair's are
@@ -494,6 +495,12 @@ impl Bodies {
     /// Every radius, in body order.
     pub fn radii(&self) -> impl ExactSizeIterator<Item = f64> + Clone + '_ {
         self.hot.iter().map(|h| h.radius)
+    }
+
+    /// Whether either of `i`, `j` is steered this step ([`Hot::steered`]).
+    #[inline]
+    pub(crate) fn steered_pair(&self, i: usize, j: usize) -> bool {
+        self.hot[i].steered() || self.hot[j].steered()
     }
 
     /// Whether either of `i`, `j` is a sensor.

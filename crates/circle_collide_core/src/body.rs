@@ -68,8 +68,10 @@ pub struct BodyDesc {
     /// elastic pair (restitution ≥ 1) that a steered body keeps driving together presses
     /// like any other pair instead of bouncing every step (see
     /// [`contacts`](crate::contacts)); under gravity a steered body's pairs are also
-    /// remembered and kept as every pair's are without gravity, and a solve mostly of
-    /// steered bodies (a horde walked into a wall) is solved as a jam without gravity is.
+    /// remembered and kept as every pair's are without gravity, and a solve with a steered
+    /// body in it (a horde walked into a wall, walkers shoving crates) is solved as a jam
+    /// without gravity is. Its pairs take the steered resting speed
+    /// ([`StepConfig::steered_resting_speed_for`](crate::StepConfig::steered_resting_speed_for)).
     /// Pairs of bodies nobody steers keep their exact elastic impacts. [`Simulation::set_velocity`](crate::Simulation::set_velocity)
     /// sets it when the velocity changes; the plugin sets it for a body whose `Velocity`
     /// the game changed. Default `false`.

@@ -11,7 +11,8 @@
 //!   not to close (it does not bounce). Under the default resting speed an elastic pair
 //!   (restitution ≥ 1) never presses: closing fast, it bounces — unless one of its bodies
 //!   is *steered* ([`BodyDesc::steered`](crate::BodyDesc::steered): the game set its
-//!   velocity before the step). Then the pair takes the step's resting speed, and
+//!   velocity before the step). Then the pair takes the steered resting speed
+//!   ([`StepConfig::steered_resting_speed_for`](crate::StepConfig::steered_resting_speed_for)), and
 //!   presses once it pressed or hit: the game's velocity would undo the bounce
 //!   every step, and in a packed crowd each bounce rang through the jam from pair to pair
 //!   (an elastic crowd of 2000 steered every step: ~37,000 impacts a step; now ~130).
@@ -441,6 +442,18 @@ impl Simulation {
         }
     }
 
+    /// The up the step's passes and push-out work with: gravity's, zero without gravity
+    /// and for a steered jam ([`is_steered_jam`](Self::is_steered_jam)), which is solved
+    /// and pushed out as a jam without gravity is (its weight is in the velocities
+    /// already).
+    pub(crate) fn jam_up(&self) -> DVec2 {
+        if self.steered_jam {
+            DVec2::ZERO
+        } else {
+            -self.config.gravity.normalize_or_zero()
+        }
+    }
+
     /// Whether this step's solve under gravity is a *steered jam*: one of its contacts has
     /// a steered body ([`BodyDesc::steered`](crate::BodyDesc::steered)) — the game drives
     /// bodies through the solve every frame (a horde walked into a wall, walkers shoving
@@ -566,7 +579,7 @@ impl Simulation {
                 None
             }
         };
-        let steered_pair = |i: usize, j: usize| b.hot[i].steered() || b.hot[j].steered();
+        let steered_pair = |i: usize, j: usize| b.steered_pair(i, j);
         if fallback {
             let slop = self.config.overlap_slop;
             for &(i, j) in self.pairs.iter().chain(&self.late_pairs) {
@@ -727,15 +740,9 @@ impl Simulation {
         let mut rows = std::mem::take(&mut self.rows);
         rows.set_executor(&self.executor);
         rows.load(&self.resting, &self.bodies);
-        // Gravity's up; zero without gravity, and for a steered jam (`is_steered_jam`),
-        // which is solved as a jam without gravity is (its weight is in the velocities
-        // already, and the shock pass below still takes `gravity_up`).
+        // The shock pass below still takes gravity's up in a steered jam.
         let gravity_up = -self.config.gravity.normalize_or_zero();
-        let up = if self.steered_jam {
-            DVec2::ZERO
-        } else {
-            gravity_up
-        };
+        let up = self.jam_up();
         if warm {
             // The first solve of the step: the position correction is planned on its rows.
             self.plan_position_correction(&mut rows, up == DVec2::ZERO);

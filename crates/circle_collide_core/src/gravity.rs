@@ -100,7 +100,7 @@ impl Simulation {
     #[inline]
     pub(crate) fn body_pair_resting_speed(&self, i: usize, j: usize, e: f64) -> f64 {
         let h = &self.bodies.hot;
-        if h[i].steered() || h[j].steered() {
+        if self.bodies.steered_pair(i, j) {
             self.steered_resting_speed
         } else if e >= 1.0 && self.config.resting_speed.is_none() && h[i].flying() && h[j].flying()
         {

@@ -129,7 +129,7 @@ impl Simulation {
                     let j = j as usize;
                     let (p, q) = (&b.hot[a], &b.hot[j]);
                     let reach = KEEP_GAP * p.radius.min(q.radius);
-                    let steered = b.hot[a].steered() || b.hot[j].steered();
+                    let steered = b.steered_pair(a, j);
                     if !keeps(
                         b.pair_restitution(config.restitution_combine, a, j),
                         steered,

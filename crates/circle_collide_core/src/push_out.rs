@@ -452,11 +452,7 @@ impl Simulation {
     /// moved is noted in `pushed`.
     fn separate_pairs(&mut self, pass: Pass) -> usize {
         let slop = self.config.overlap_slop;
-        let up = if self.steered_jam {
-            DVec2::ZERO
-        } else {
-            -self.config.gravity.normalize_or_zero()
-        };
+        let up = self.jam_up();
         let b = &self.bodies;
         let mut deep = std::mem::take(&mut self.overlapping);
         deep.clear();
