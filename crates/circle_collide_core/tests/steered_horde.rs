@@ -10,8 +10,26 @@
 //! (`Simulation::is_steered_jam`) is solved and pushed out as a jam without gravity is —
 //! a horde, walkers shoving through a pile, a character walking on one.
 
-use circle_collide_core::{StepConfig, manifold, scenes};
+use circle_collide_core::{Arena, Simulation, StepConfig, manifold, scenes};
 use glam::DVec2;
+
+/// The circles of `sim`: (position, radius).
+fn circles(sim: &Simulation) -> Vec<(DVec2, f64)> {
+    let b = sim.bodies();
+    (0..b.len()).map(|i| (b.position(i), b.radius(i))).collect()
+}
+
+/// How many `circles` lie outside `arena` by more than the slop (of the scenes' radius).
+fn outside(circles: &[(DVec2, f64)], arena: &Arena) -> usize {
+    let slop = StepConfig::default().overlap_slop * scenes::RADIUS;
+    (circles.iter())
+        .filter(|(p, r)| {
+            let lo = arena.min + DVec2::splat(r - slop);
+            let hi = arena.max - DVec2::splat(r - slop);
+            p.x < lo.x || p.y < lo.y || p.x > hi.x || p.y > hi.y
+        })
+        .count()
+}
 
 /// What [`walk_left`] measured.
 struct Walk {
@@ -39,7 +57,7 @@ fn walk_left(n: usize, e: f64) -> Walk {
     }
     let arena = scene.config.arena.as_mut().expect("the pile has walls");
     arena.restitution = e;
-    let (min, max) = (arena.min, arena.max);
+    let arena = *arena;
     let mut sim = scene.simulation();
     let (mut left_steps, mut late, mut all, mut most) = (0, 0, 0, 0);
     for step in 0..600 {
@@ -56,16 +74,8 @@ fn walk_left(n: usize, e: f64) -> Walk {
             late += stats.impacts;
         }
     }
-    let b = sim.bodies();
-    let circles: Vec<_> = (0..b.len()).map(|i| (b.position(i), b.radius(i))).collect();
+    let circles = circles(&sim);
     let deepest = manifold::deepest_overlap(&circles) / scenes::RADIUS;
-    let slop = StepConfig::default().overlap_slop * scenes::RADIUS;
-    let outside = (circles.iter())
-        .filter(|(p, r)| {
-            let (lo, hi) = (min + DVec2::splat(r - slop), max - DVec2::splat(r - slop));
-            p.x < lo.x || p.y < lo.y || p.x > hi.x || p.y > hi.y
-        })
-        .count();
     Walk {
         left_steps,
         late_impacts: late as f64 / 300.0,
@@ -73,7 +83,7 @@ fn walk_left(n: usize, e: f64) -> Walk {
         most_in_a_step: most,
         ke: sim.stats().kinetic_energy,
         deepest,
-        outside,
+        outside: outside(&circles, &arena),
     }
 }
 
@@ -157,8 +167,7 @@ fn walkers_shoving_through_a_pile_under_gravity_leave_it_within_the_slop() {
             );
             left_steps += usize::from(sim.stats().overlaps_left > 0);
         }
-        let b = sim.bodies();
-        let circles: Vec<_> = (0..b.len()).map(|i| (b.position(i), b.radius(i))).collect();
+        let circles = circles(&sim);
         let deepest = manifold::deepest_overlap(&circles) / scenes::RADIUS;
         let label = format!("a share of {share} walking");
         assert!(left_steps <= 5, "{label}: {left_steps} steps left overlaps");
@@ -166,15 +175,9 @@ fn walkers_shoving_through_a_pile_under_gravity_leave_it_within_the_slop() {
             deepest <= 2.0 * slop,
             "{label}: deepest overlap {deepest} r"
         );
-        let inside = |p: DVec2, r: f64| {
-            let (lo, hi) = (
-                arena.min + DVec2::splat(r - slop),
-                arena.max - DVec2::splat(r - slop),
-            );
-            p.x >= lo.x && p.y >= lo.y && p.x <= hi.x && p.y <= hi.y
-        };
-        assert!(
-            circles.iter().all(|&(p, r)| inside(p, r)),
+        assert_eq!(
+            outside(&circles, &arena),
+            0,
             "{label}: a circle left the arena"
         );
     }
@@ -197,8 +200,7 @@ fn a_character_walking_on_a_pile_leaves_it_a_pile() {
             sim.step(scenes::DT);
             left_steps += usize::from(sim.stats().overlaps_left > 0);
         }
-        let b = sim.bodies();
-        let circles: Vec<_> = (0..b.len()).map(|i| (b.position(i), b.radius(i))).collect();
+        let circles = circles(&sim);
         let deepest = manifold::deepest_overlap(&circles) / scenes::RADIUS;
         assert!(
             left_steps == 0 && deepest <= slop,
