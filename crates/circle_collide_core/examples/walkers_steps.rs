@@ -94,7 +94,12 @@ fn main() {
             );
         }
     }
-    let mean = times.iter().sum::<f64>() / steps.max(1) as f64;
+    // No steps: 0 (an empty sum of floats is −0).
+    let mean = if times.is_empty() {
+        0.0
+    } else {
+        times.iter().sum::<f64>() / times.len() as f64
+    };
     let worst = times.iter().copied().fold(0.0, f64::max);
     let mut second_half = times[steps / 2..].to_vec();
     second_half.sort_by(f64::total_cmp);
