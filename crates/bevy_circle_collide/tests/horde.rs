@@ -52,7 +52,7 @@ fn walkers_shoving_crates_through_a_pile_hold_within_the_slop() {
     let mut app = app();
     let ids = spawn_scene(&mut app, &scenes::pile(1000));
     let walkers: Vec<_> = (ids.iter().enumerate())
-        .filter(|(i, _)| (*i as f64 * 0.618_033_988_749_895).fract() < 0.2)
+        .filter(|&(i, _)| scenes::walks(i, 0.2))
         .map(|(_, &e)| e)
         .collect();
     let mut left_steps = 0;

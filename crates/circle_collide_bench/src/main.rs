@@ -161,7 +161,7 @@ fn main() {
             WALKING_SHARE
         };
         for (i, &entity) in circles.iter().enumerate() {
-            if (i as f64 * 0.618_033_988_749_895).fract() < share {
+            if scenes::walks(i, share) {
                 app.world_mut().entity_mut(entity).insert(engines::Walker);
             }
         }

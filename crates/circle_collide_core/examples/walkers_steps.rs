@@ -60,7 +60,7 @@ fn main() {
     let mut sim = scene.simulation();
     common::threads_from_env(&mut sim);
     let walkers: Vec<u32> = (0..n as u32)
-        .filter(|&i| (f64::from(i) * 0.618_033_988_749_895).fract() < share)
+        .filter(|&i| scenes::walks(i as usize, share))
         .collect();
     let verbose = std::env::var_os("VERBOSE").is_some();
     let (mut times, mut late) = (Vec::with_capacity(steps), Late::default());
@@ -101,12 +101,8 @@ fn main() {
         times.iter().sum::<f64>() / times.len() as f64
     };
     let worst = times.iter().copied().fold(0.0, f64::max);
-    let mut second_half = times[steps / 2..].to_vec();
-    second_half.sort_by(f64::total_cmp);
-    let median = second_half
-        .get(second_half.len() / 2)
-        .copied()
-        .unwrap_or(0.0);
+    let second_half = &times[steps / 2..];
+    let median = common::median(second_half);
     let per_step = |total: f64| total / second_half.len().max(1) as f64;
     println!(
         "walkers N = {n}, share {share}, restitution {e}, {steps} steps, {} walking: late-half median {median:.3} ms, mean {mean:.3} ms, worst {worst:.1} ms",

@@ -173,6 +173,20 @@ pub fn lattice_pile(n: usize) -> Scene {
 /// Speed at which the crowd is steered toward the centre of its box, units/s.
 pub const CROWD_SPEED: f64 = 4.0;
 
+/// Whether circle `i` of a scene walks when a `share` of its circles do — the walkers of
+/// the peer runner's `walkers` scene (share 0.2) and of its `march` (share 1): a fixed
+/// scatter over the indices, `frac(i φ⁻¹) < share`.
+///
+/// ```
+/// use circle_collide_core::scenes::walks;
+/// let walking = (0..1000).filter(|&i| walks(i, 0.2)).count();
+/// assert_eq!(walking, 200);
+/// assert!((0..1000).all(|i| walks(i, 1.0)));
+/// ```
+pub fn walks(i: usize, share: f64) -> bool {
+    (i as f64 * 0.618_033_988_749_895).fract() < share
+}
+
 /// **crowd** (design §5): the [`gas`] construction with zero velocities, restitution 0.2,
 /// no gravity. It is meant to be steered before every step with [`steer_crowd`] (a
 /// top-down crowd or swarm): it never rests.

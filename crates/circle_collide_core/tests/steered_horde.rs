@@ -152,7 +152,7 @@ fn walkers_shoving_through_a_pile_under_gravity_leave_it_within_the_slop() {
         let arena = scene.config.arena.expect("the pile has walls");
         let mut sim = scene.simulation();
         let walkers: Vec<u32> = (0..1000u32)
-            .filter(|&i| (f64::from(i) * 0.618_033_988_75).fract() < share)
+            .filter(|&i| scenes::walks(i as usize, share))
             .collect();
         let mut left_steps = 0;
         for step in 0..600 {
