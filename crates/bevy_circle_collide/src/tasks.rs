@@ -1,13 +1,19 @@
 //! Bevy's `ComputeTaskPool` as the core's [`Executor`]: the broad phase, the narrow phase
-//! and the start-of-step predictions of large worlds run on the pool's threads.
+//! and the start-of-step predictions of large worlds, and the large contact solves, run
+//! on the pool's threads and on the thread that runs the step.
 
 use bevy::app::TaskPoolOptions;
 use bevy::tasks::ComputeTaskPool;
 use circle_collide_core::parallel::Executor;
 
-/// Runs the core's parallel jobs on Bevy's `ComputeTaskPool` when it has more than one
-/// thread, on the calling thread otherwise (no pool, or a single compute thread). Results
-/// do not depend on the number of threads (see [`circle_collide_core::parallel`]).
+/// Runs the core's parallel jobs on Bevy's `ComputeTaskPool` and on the calling thread:
+/// the step's systems run on the thread that runs the schedule, which would otherwise
+/// only wait, and Bevy's `scope` lets it run the pool's tasks while it does. So the
+/// jobs are as many as the pool's threads plus one, at most the machine's cores: with
+/// Bevy's default pools a two-core machine (one compute thread) runs them on both
+/// cores. Without a pool, or when that count is one, they run on the calling thread.
+/// Results do not depend on the number of threads (see
+/// [`circle_collide_core::parallel`]).
 ///
 /// ```
 /// use bevy_circle_collide::ComputeTaskPoolExecutor;
@@ -23,16 +29,15 @@ use circle_collide_core::parallel::Executor;
 pub struct ComputeTaskPoolExecutor;
 
 impl Executor for ComputeTaskPoolExecutor {
-    /// The pool's threads. With one compute thread (what Bevy gives a two-core machine by
-    /// default: one thread each for IO and async compute) the jobs run serially on the
-    /// calling thread; see [`task_pool_options`].
+    /// The pool's threads plus the calling one, at most the machine's cores (the pool's
+    /// threads alone if the cores are unknown); 1 without a pool.
     fn threads(&self) -> usize {
-        ComputeTaskPool::try_get().map_or(1, |pool| pool.thread_num().max(1))
+        ComputeTaskPool::try_get().map_or(1, |pool| runners(pool.thread_num(), cores()))
     }
 
     fn run(&self, jobs: usize, job: &(dyn Fn(usize) + Sync)) {
         match ComputeTaskPool::try_get() {
-            Some(pool) if pool.thread_num() > 1 && jobs > 1 => {
+            Some(pool) if jobs > 1 && runners(pool.thread_num(), cores()) > 1 => {
                 pool.scope(|scope| {
                     for k in 0..jobs {
                         scope.spawn(async move { job(k) });
@@ -44,13 +49,29 @@ impl Executor for ComputeTaskPoolExecutor {
     }
 }
 
+/// The threads that run the jobs: a pool of `pool_threads` and the calling thread, at most
+/// `cores` (the pool alone when the cores are unknown), at least one.
+fn runners(pool_threads: usize, cores: Option<usize>) -> usize {
+    cores
+        .map_or(pool_threads, |cores| (pool_threads + 1).min(cores))
+        .max(1)
+}
+
+/// The machine's cores as the standard library sees them (cgroup limits included), once.
+fn cores() -> Option<usize> {
+    static CORES: std::sync::OnceLock<Option<usize>> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+}
+
 /// Task-pool options that give the compute pool exactly `compute_threads` threads (and
 /// one each to the IO and async-compute pools).
 ///
 /// Bevy's default splits the machine's threads between three pools: on two cores the
-/// compute pool — where systems and this engine's parallel jobs run (the engine's own
-/// systems run on the main thread) — gets one. Pass
-/// these options to `TaskPoolPlugin` to let the engine use both cores:
+/// compute pool, where Bevy runs systems, gets one. This engine's jobs use both cores
+/// either way (they run on the pool and on the thread that runs the step, see
+/// [`ComputeTaskPoolExecutor`]); pass these options to `TaskPoolPlugin` to give the
+/// pool, and so your own systems, a size of your choice (the benchmarks give every
+/// engine two compute threads):
 ///
 /// ```
 /// use bevy::app::TaskPoolPlugin;
@@ -70,4 +91,21 @@ pub fn task_pool_options(compute_threads: usize) -> TaskPoolOptions {
     options.compute.min_threads = compute_threads;
     options.compute.max_threads = compute_threads;
     options
+}
+
+#[cfg(test)]
+mod tests {
+    use super::runners;
+
+    /// The jobs' threads: the pool's and the calling one, within the cores.
+    #[test]
+    fn runners_are_the_pool_and_the_caller_within_the_cores() {
+        assert_eq!(runners(1, Some(2)), 2, "Bevy's default pool on two cores");
+        assert_eq!(runners(2, Some(2)), 2, "no more jobs than cores");
+        assert_eq!(runners(4, Some(8)), 5);
+        assert_eq!(runners(1, Some(1)), 1);
+        assert_eq!(runners(0, Some(8)), 1, "a pool without threads: the caller");
+        assert_eq!(runners(3, None), 3, "unknown cores: the pool alone");
+        assert_eq!(runners(0, None), 1);
+    }
 }
