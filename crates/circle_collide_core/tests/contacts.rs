@@ -371,10 +371,15 @@ fn a_kinematic_paddle_driven_into_a_sleeping_pile_wakes_it_and_pushes_it() {
     }
 }
 
-/// A body taken from under a sleeping pile (moved away with `set_position`) leaves its
-/// old neighbours awake: the column it carried falls into the gap and lands a diameter
-/// lower (before, they stayed asleep, held in the air like static bodies). By
-/// neighbourhood the bodies around the gap wake and rearrange.
+/// The bodies a sleeping body rests on, taken away (moved out of the pile with
+/// `set_position`), leave their old neighbours awake: the body they carried falls into
+/// the gap, more than one and a half radii lower (before, it stayed asleep, held in the air like a
+/// static body). By neighbourhood the bodies around the gap wake and rearrange.
+///
+/// Every support is taken: a frictionless body held from below by two and pressed from
+/// the side by its row can stand as an arch over a single vacancy, and whether it does
+/// depends on the packing the pile fell asleep in (with one of two supports taken it
+/// woke, rocked and came back to rest in some packings and fell in others).
 #[test]
 fn a_body_taken_from_under_a_sleeping_pile_lets_what_it_carried_fall() {
     for (jitter, whole) in WAKING_PILES {
@@ -394,7 +399,17 @@ fn a_body_taken_from_under_a_sleeping_pile_lets_what_it_carried_fall() {
             })
             .min_by(|&a, &b| rest[a].y.total_cmp(&rest[b].y))
             .expect("a body rests on it");
-        sim.set_position(bottom as u32, DVec2::new(right + 5.0, rest[bottom].y));
+        // Its supports: the bodies touching it from below (within the slop).
+        let touching = 2.0 * scenes::RADIUS * 1.01;
+        let supports: Vec<usize> = (0..rest.len())
+            .filter(|&i| rest[i].y < rest[above].y - 0.1 * scenes::RADIUS)
+            .filter(|&i| rest[i].distance(rest[above]) <= touching)
+            .collect();
+        assert!(supports.contains(&bottom), "it rests on the bottom body");
+        for (k, &i) in supports.iter().enumerate() {
+            let away = DVec2::new(right + 5.0 + 2.0 * k as f64, rest[i].y);
+            sim.set_position(i as u32, away);
+        }
         sim.step(scenes::DT);
         assert!(
             sim.stats().woken > 0,
@@ -405,9 +420,15 @@ fn a_body_taken_from_under_a_sleeping_pile_lets_what_it_carried_fall() {
         }
         let drop = rest[above].y - sim.bodies().position(above).y;
         let moved = (0..rest.len())
-            .filter(|&i| i != bottom && sim.bodies().position(i).distance(rest[i]) > scenes::RADIUS)
+            .filter(|&i| {
+                !supports.contains(&i)
+                    && sim.bodies().position(i).distance(rest[i]) > scenes::RADIUS
+            })
             .count();
-        let label = format!("jitter {jitter}, whole islands {whole}");
+        let label = format!(
+            "jitter {jitter}, whole islands {whole}, {} supports",
+            supports.len()
+        );
         if whole {
             assert!(
                 drop > 1.5 * scenes::RADIUS,
@@ -415,8 +436,8 @@ fn a_body_taken_from_under_a_sleeping_pile_lets_what_it_carried_fall() {
             );
         } else {
             // By neighbourhood only the bodies near the gap wake: the pile around it
-            // rearranges (13 bodies moved over a radius), but the body diagonally above
-            // can stay propped on a neighbour still asleep (it fell by 0.004 here).
+            // rearranges, but the body diagonally above can stay propped on a neighbour
+            // still asleep.
             assert!(moved >= 3, "{label}: {moved} bodies moved");
         }
     }
