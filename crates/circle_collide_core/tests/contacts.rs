@@ -373,8 +373,9 @@ fn a_kinematic_paddle_driven_into_a_sleeping_pile_wakes_it_and_pushes_it() {
 
 /// The bodies a sleeping body rests on, taken away (moved out of the pile with
 /// `set_position`), leave their old neighbours awake: the body they carried falls into
-/// the gap, more than one and a half radii lower (before, it stayed asleep, held in the air like a
-/// static body). By neighbourhood the bodies around the gap wake and rearrange.
+/// the gap, more than one and a half radii lower (before, it stayed asleep, held in the
+/// air like a static body). By neighbourhood the bodies around the gap wake and
+/// rearrange.
 ///
 /// Every support is taken: a frictionless body held from below by two and pressed from
 /// the side by its row can stand as an arch over a single vacancy, and whether it does
