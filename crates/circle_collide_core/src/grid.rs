@@ -88,7 +88,11 @@ pub(crate) struct Grid {
     /// Cell range each body was last inserted with: re-inserting into a range already
     /// covered would only add duplicate entries.
     registered: Vec<Range>,
-    /// Each body's start-of-step box (body order), while the grid is built.
+    /// Each body's box (body order) as of its last listing: the start-of-step box from
+    /// [`rebuild`](Grid::rebuild), replaced when [`insert`](Grid::insert) lists the
+    /// body again. While the event loop runs it holds the box of the body's current path
+    /// (the rest of a path lies within the box of the whole), read by
+    /// [`query_listed`](Grid::query_listed).
     body_boxes: Vec<SmallBox>,
     scratch: Vec<f64>,
 }
@@ -451,6 +455,7 @@ impl Grid {
         if self.is_oversized[i] {
             return;
         }
+        self.body_boxes[i] = small_box(bodies.swept_box(i));
         let Some(r) = self.body_range(bodies, i) else {
             self.is_oversized[i] = true;
             self.oversized.push(i as u32);
@@ -675,6 +680,38 @@ impl Grid {
         found: impl FnMut(usize),
     ) {
         self.query_box(bodies, i, bodies.swept_box(i), false, only_greater, found);
+    }
+
+    /// Calls `found(j)` for bodies `j ≠ i` whose box as last listed (see `body_boxes`)
+    /// overlaps body `i`'s current box: [`query`](Self::query) for the event loop,
+    /// where every change of a body's path lists it again. The listed box holds the
+    /// current one, so every body `query` finds is found, and a few more whose paths
+    /// have moved on: their current boxes (widened by the slop) miss body `i`'s, so they
+    /// can neither hit it within the step nor touch it, and the event loop predicts
+    /// exactly what it would with `query`. The boxes are read from one array instead of
+    /// being worked out from each body's path (under gravity, its parabola's extremes).
+    pub(crate) fn query_listed(&self, bodies: &Bodies, i: usize, mut found: impl FnMut(usize)) {
+        let own = bodies.swept_box(i);
+        if self.is_oversized[i] {
+            return self.query_box(bodies, i, own, false, false, found);
+        }
+        let small = small_box(own);
+        self.scan_dense(own, |k| {
+            let j = self.cell_bodies[k] as usize;
+            if j != i && small_boxes_overlap(small, self.body_boxes[j]) {
+                found(j);
+            }
+        });
+        self.scan_chains(own, |j, cell| {
+            if j != i && self.reports(own, bodies.swept_box(j), cell) {
+                found(j);
+            }
+        });
+        for &j in &self.oversized {
+            if j as usize != i && boxes_overlap(own, bodies.swept_box(j as usize)) {
+                found(j as usize);
+            }
+        }
     }
 
     /// Calls `found(j)` for bodies `j ≠ i` whose current box overlaps `own` (body `i`'s

@@ -417,7 +417,7 @@ impl Simulation {
         found.clear();
         // Overlapping old and new cell ranges can report a neighbour twice; the list is a
         // handful long, so a scan beats sorting it.
-        self.grid.query(&self.bodies, k, false, |j| {
+        self.grid.query_listed(&self.bodies, k, |j| {
             if !found.contains(&j) {
                 found.push(j);
             }
