@@ -265,7 +265,7 @@ mod tests {
     /// The event loop's query reads each body's box as last listed: after mid-step course
     /// changes (re-insertions, some far outside the old box) and bodies advanced along
     /// their paths (boxes shrinking), it still finds every body whose current box
-    /// overlaps, and nothing whose listed box does not.
+    /// overlaps, and only a few more.
     #[test]
     fn listed_box_queries_find_every_overlap() {
         let mut sim = world(60.0, 400);
@@ -294,8 +294,8 @@ mod tests {
             assert!(missed.is_empty(), "body {i} misses {missed:?}");
             extra += found.len() - expected.len();
         }
-        // Without the re-listing in `insert`, the turned bodies' new neighbours are missed
-        // (checked above); the advanced ones add a few more-than-needed candidates.
+        // The extras: bodies advanced since they were listed, whose listed boxes still
+        // cover the part of the path they have left behind.
         assert!(extra < 400, "{extra} extra candidates");
     }
 
