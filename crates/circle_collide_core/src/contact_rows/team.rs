@@ -1,17 +1,24 @@
 //! Runs a solve's phases on the executor's threads in one call of the executor.
 //!
 //! The work is a sequence of groups of units: the units of one group are independent of
-//! each other, and every unit depends on all the groups before its own. Each job claims
-//! the next unit from one counter and waits (spinning) until the groups before it have
-//! finished. A unit waited for was claimed earlier, so a job is running it: the jobs
-//! cannot deadlock, and one job alone does everything when the executor runs the jobs
-//! one after the other. Handing each group to the executor separately would cost more
-//! than the groups (a pool thread takes tens of microseconds to wake; `docs/contacts.md`,
-//! "The passes split over two threads").
+//! each other, and every unit depends on all the groups before its own. The jobs go
+//! through the groups in order; in each, the first job claims units from the front and
+//! the others from the back, and before its first unit of a group a job waits (spinning)
+//! until the groups before it have finished. A unit waited for was claimed earlier, so a
+//! job is running it: the jobs cannot deadlock, and one job alone does everything when
+//! the executor runs the jobs one after the other. Handing each group to the executor
+//! separately would cost more than the groups (a pool thread takes tens of microseconds
+//! to wake; `docs/contacts.md`, "The passes split over two threads").
+//!
+//! Claiming from the two ends keeps a unit on the same thread from one group and one
+//! period to the next (with two threads, all but the units where they meet): the
+//! conjugate gradients' blocks of rows are written in one sweep and read in the next,
+//! and a block that moved to the other core is read from there (`docs/performance.md`,
+//! "Each thread keeps its units").
 
 use crate::parallel::Executor;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// Where a gate stopped the work: (period, group).
 pub(super) type Stop = Option<(usize, usize)>;
@@ -33,26 +40,16 @@ pub(super) fn run_groups(
     gate: &(dyn Fn(usize, usize) -> bool + Sync),
     work: &(dyn Fn(usize, usize, usize) + Sync),
 ) -> Stop {
-    // Units before each group within a period, and per period.
-    let mut starts = Vec::with_capacity(groups.len());
-    let mut per_period = 0;
-    for &n in groups {
-        starts.push(per_period);
-        per_period += n;
-    }
-    let total = per_period * periods;
-    if total == 0 {
+    let per_period: usize = groups.iter().sum();
+    if per_period * periods == 0 {
         return None;
     }
-    // The group of each unit within a period.
-    let group_of: Vec<(usize, usize)> = (groups.iter().enumerate())
-        .flat_map(|(g, &n)| (0..n).map(move |k| (g, k)))
+    // The units of each group instance (period, group) not yet claimed, `front..back`
+    // packed in one word: the first job claims from the front, the others from the back.
+    let left: Vec<AtomicU64> = (0..periods)
+        .flat_map(|_| groups.iter().map(|&n| AtomicU64::new((n as u64) << 32)))
         .collect();
-    let (next, done, stop) = (
-        AtomicUsize::new(0),
-        AtomicUsize::new(0),
-        AtomicBool::new(false),
-    );
+    let (done, stop) = (AtomicUsize::new(0), AtomicBool::new(false));
     let stopped = Mutex::new(None);
     let wait = |need: usize| {
         let mut spins = 0u32;
@@ -70,29 +67,60 @@ pub(super) fn run_groups(
         true
     };
     let jobs = executor.threads().max(1);
-    executor.run(jobs, &|_| {
+    executor.run(jobs, &|job| {
         let _stop_on_panic = StopOnPanic(&stop);
-        loop {
-            let u = next.fetch_add(1, Ordering::Relaxed);
-            if u >= total || stop.load(Ordering::Relaxed) {
-                return;
+        let front = job == 0;
+        let mut before = 0; // units of the group instances before this one
+        for period in 0..periods {
+            for (group, &n) in groups.iter().enumerate() {
+                let slot = &left[period * groups.len() + group];
+                let mut gated = false;
+                while let Some(unit) = claim(slot, front) {
+                    if !gated {
+                        if !wait(before) {
+                            return;
+                        }
+                        if !gate(period, group) {
+                            let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());
+                            // Every job reaching a gate reaches the same first one.
+                            s.get_or_insert((period, group));
+                            stop.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                        gated = true;
+                    }
+                    work(period, group, unit);
+                    done.fetch_add(1, Ordering::Release);
+                }
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                before += n;
             }
-            let (period, (group, unit)) = (u / per_period, group_of[u % per_period]);
-            if !wait(period * per_period + starts[group]) {
-                return;
-            }
-            if !gate(period, group) {
-                let mut s = stopped.lock().unwrap_or_else(|e| e.into_inner());
-                // Every job reaching a gate reaches the same first one.
-                s.get_or_insert((period, group));
-                stop.store(true, Ordering::Relaxed);
-                return;
-            }
-            work(period, group, unit);
-            done.fetch_add(1, Ordering::Release);
         }
     });
     stopped.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Claims a unit of a group instance whose unclaimed units are `front..back` in `slot`:
+/// the front one, or with `front` false the back one; `None` once none is left.
+fn claim(slot: &AtomicU64, front: bool) -> Option<usize> {
+    let mut cur = slot.load(Ordering::Relaxed);
+    loop {
+        let (f, b) = (cur & 0xFFFF_FFFF, cur >> 32);
+        if f >= b {
+            return None;
+        }
+        let (next, unit) = if front {
+            (cur + 1, f)
+        } else {
+            (cur - (1 << 32), b - 1)
+        };
+        match slot.compare_exchange_weak(cur, next, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return Some(unit as usize),
+            Err(now) => cur = now,
+        }
+    }
 }
 
 /// Raises the stop flag when dropped by a panic.
@@ -127,7 +155,19 @@ impl Executor for Two {
 mod tests {
     use super::*;
     use crate::parallel::Serial;
-    use std::sync::atomic::AtomicU64;
+
+    /// The front claimer takes 0, 1, …, the back one n − 1, n − 2, …, until they meet;
+    /// then nothing is left for either.
+    #[test]
+    fn claims_come_from_both_ends_until_they_meet() {
+        let slot = AtomicU64::new(5 << 32);
+        let taken: Vec<_> = [true, false, true, false, false, true]
+            .into_iter()
+            .map(|front| claim(&slot, front))
+            .collect();
+        assert_eq!(taken, [Some(0), Some(4), Some(1), Some(3), Some(2), None]);
+        assert_eq!(claim(&slot, true), None);
+    }
 
     /// Each group doubles what the group before left in every cell, unit by unit, and a
     /// gate stops the work once a cell passes 1000: any unit running before the group
