@@ -227,10 +227,9 @@ impl Grid {
         )
     }
 
-    /// Range of body `i`'s current box, or `None` if it is (now) oversized.
+    /// Range of a body's box `(min, max)`, or `None` if the body is (now) oversized.
     #[inline]
-    fn body_range(&self, bodies: &Bodies, i: usize) -> Option<Range> {
-        let (min, max) = bodies.swept_box(i);
+    fn box_range(&self, (min, max): (DVec2, DVec2)) -> Option<Range> {
         let r = self.range(min, max);
         let fits = i64::from(r.2) - i64::from(r.0) < MAX_SPAN
             && i64::from(r.3) - i64::from(r.1) < MAX_SPAN;
@@ -455,8 +454,9 @@ impl Grid {
         if self.is_oversized[i] {
             return;
         }
-        self.body_boxes[i] = small_box(bodies.swept_box(i));
-        let Some(r) = self.body_range(bodies, i) else {
+        let own = bodies.swept_box(i);
+        self.body_boxes[i] = small_box(own);
+        let Some(r) = self.box_range(own) else {
             self.is_oversized[i] = true;
             self.oversized.push(i as u32);
             return;
@@ -664,7 +664,7 @@ impl Grid {
         let widen = DVec2::splat(widen.max(0.0));
         let own = (min - widen, max + widen);
         // A box that is not finite is scanned against every body, as an oversized one.
-        self.query_box(bodies, i, own, !widen.is_finite(), false, found);
+        self.query_box::<false>(bodies, i, own, !widen.is_finite(), false, found);
     }
 
     /// Calls `found(j)` for bodies `j ≠ i` whose current box overlaps body `i`'s. With
@@ -679,7 +679,7 @@ impl Grid {
         only_greater: bool,
         found: impl FnMut(usize),
     ) {
-        self.query_box(bodies, i, bodies.swept_box(i), false, only_greater, found);
+        self.query_box::<false>(bodies, i, bodies.swept_box(i), false, only_greater, found);
     }
 
     /// Calls `found(j)` for bodies `j ≠ i` whose box as last listed (see `body_boxes`)
@@ -690,34 +690,16 @@ impl Grid {
     /// can neither hit it within the step nor touch it, and the event loop predicts
     /// exactly what it would with `query`. The boxes are read from one array instead of
     /// being worked out from each body's path (under gravity, its parabola's extremes).
-    pub(crate) fn query_listed(&self, bodies: &Bodies, i: usize, mut found: impl FnMut(usize)) {
-        let own = bodies.swept_box(i);
-        if self.is_oversized[i] {
-            return self.query_box(bodies, i, own, false, false, found);
-        }
-        let small = small_box(own);
-        self.scan_dense(own, |k| {
-            let j = self.cell_bodies[k] as usize;
-            if j != i && small_boxes_overlap(small, self.body_boxes[j]) {
-                found(j);
-            }
-        });
-        self.scan_chains(own, |j, cell| {
-            if j != i && self.reports(own, bodies.swept_box(j), cell) {
-                found(j);
-            }
-        });
-        for &j in &self.oversized {
-            if j as usize != i && boxes_overlap(own, bodies.swept_box(j as usize)) {
-                found(j as usize);
-            }
-        }
+    pub(crate) fn query_listed(&self, bodies: &Bodies, i: usize, found: impl FnMut(usize)) {
+        self.query_box::<true>(bodies, i, bodies.swept_box(i), false, false, found);
     }
 
     /// Calls `found(j)` for bodies `j ≠ i` whose current box overlaps `own` (body `i`'s
     /// box, perhaps widened): through the grid, or over every body if `i` is oversized or
-    /// `every`; `only_greater` as in [`query`](Self::query).
-    fn query_box(
+    /// `every`; `only_greater` as in [`query`](Self::query). With `LISTED`, the bodies of
+    /// the dense cells are tested by their boxes as last listed
+    /// ([`query_listed`](Self::query_listed)).
+    fn query_box<const LISTED: bool>(
         &self,
         bodies: &Bodies,
         i: usize,
@@ -738,9 +720,17 @@ impl Grid {
             return;
         }
         let keep = |j: usize| j != i && (!only_greater || j > i);
+        let small = small_box(own);
+        let overlaps = |j: usize| {
+            if LISTED {
+                small_boxes_overlap(small, self.body_boxes[j])
+            } else {
+                boxes_overlap(own, bodies.swept_box(j))
+            }
+        };
         self.scan_dense(own, |k| {
             let j = self.cell_bodies[k] as usize;
-            if keep(j) && boxes_overlap(own, bodies.swept_box(j)) {
+            if keep(j) && overlaps(j) {
                 found(j);
             }
         });
