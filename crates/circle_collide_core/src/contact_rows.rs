@@ -21,6 +21,8 @@ use glam::DVec2;
 
 mod coloured;
 mod conjugate;
+
+pub(crate) use conjugate::Preconditioner;
 mod team;
 
 /// A body as the passes see it.

@@ -63,9 +63,12 @@
 //! it comes after the first [`CONJUGATE_FIRST_PASSES`] passes of every such solve, and
 //! of a solve of [`DEEP_JAM_CONTACTS`] or more whose first passes still change a velocity
 //! by more than [`CONJUGATE_TRIGGER`] × the resting speed (a crowd pressed against a
-//! wall: [`TRIGGERED_ITERATIONS`] iterations when it presses on a wall, a static or a
-//! kinematic body); under gravity (a pile of some 5000) after the configured passes, when
-//! they have not converged, before the passes go on until converged.
+//! wall: more iterations when it presses on a wall, a static or a kinematic body); under
+//! gravity (a pile of some 5000) after the configured passes, when they have not
+//! converged, before the passes go on until converged. Solves of
+//! [`GAUSS_SEIDEL_CONTACTS`] or more precondition it by symmetric Gauss–Seidel
+//! ([`GAUSS_SEIDEL_ITERATIONS`], [`GAUSS_SEIDEL_ANCHORED_ITERATIONS`]), smaller ones by
+//! Jacobi ([`CONJUGATE_ITERATIONS`], [`TRIGGERED_ITERATIONS`]).
 //!
 //! A pressing contact that closed faster than the resting speed, and whose impulse
 //! changed its closing speed by more than that, is reported as an [`Impact`] at `t = 0`
@@ -242,12 +245,19 @@ pub const CONJUGATE_CONTACTS: usize = 12_000;
 /// the same passes as before, bit for bit.
 pub const CONJUGATE_TRIGGER: f64 = 0.6;
 
-/// Conjugate-gradient iterations of a large solve ([`CONJUGATE_CONTACTS`]). On the
+/// Jacobi-preconditioned conjugate-gradient iterations of a correction that does not press
+/// on a static body, in a solve below [`GAUSS_SEIDEL_CONTACTS`] (since the twenty-seventh
+/// session: steered jams under gravity of 500–2000 contacts; larger solves take
+/// [`GAUSS_SEIDEL_ITERATIONS`]). Measured when every solve was preconditioned so, on
+/// large solves ([`CONJUGATE_CONTACTS`]): on the
 /// crowds of 8000–12,000, 35 / 50 / 65 iterations gave 30–42 / 30–35 / 32–38 ms per step;
 /// 20 let the crowd of 10,000 leave overlaps (41 ms).
 pub const CONJUGATE_ITERATIONS: u32 = 50;
 
-/// Conjugate-gradient iterations of a smaller solve that [`CONJUGATE_TRIGGER`] gives the
+/// Jacobi-preconditioned conjugate-gradient iterations of a correction that presses on a
+/// static body in a solve below [`GAUSS_SEIDEL_CONTACTS`] (since the twenty-seventh
+/// session; larger solves take [`GAUSS_SEIDEL_ANCHORED_ITERATIONS`]). Measured when every
+/// solve was preconditioned so: of a smaller solve that [`CONJUGATE_TRIGGER`] gives the
 /// correction (2000 to 12,000 contacts without gravity) when it presses on a body no
 /// impulse moves (a row with an impulse after the first passes against a wall, a static
 /// or a kinematic body: a crowd pressed against a wall); a jam pressed into itself keeps
@@ -268,6 +278,43 @@ pub const CONJUGATE_ITERATIONS: u32 = 50;
 /// The deep solves did not gain from 70 (crowds of 10,000, four draws: against the wall
 /// 7.76 → 7.81 ms, to the centre 11.88 → 11.89 ms).
 pub const TRIGGERED_ITERATIONS: u32 = 70;
+
+/// Solves of at least this many contacts precondition the correction's conjugate
+/// gradients by symmetric Gauss–Seidel (`contact_rows/conjugate.rs`; twenty-seventh
+/// session, `docs/contacts.md`), smaller ones by Jacobi. Gauss–Seidel crosses a deep jam
+/// in far fewer iterations, but in the steered hordes of 500 (about 1250 contacts) it
+/// left the jam stirred: kinetic energy at the end over twelve draws (core, `walkers_steps
+/// 500 600 1 NUDGE=k`) up to 67, median ~1.1, against Jacobi's up to 3.3, median ~0.2
+/// (it solves a small jam's equalities nearly exactly, and the clamp then throws away
+/// their pulling impulses). From the marches of 1000 (about 2400 contacts) on it did as
+/// well or better: medians 1.64 / 1.20 / 0.98 / 0.92 / 1.33 → 0.98 / 0.98 / 0.90 / 1.29
+/// / 0.85 ms, kinetic energy at the end no higher.
+pub const GAUSS_SEIDEL_CONTACTS: usize = 2000;
+
+/// Conjugate-gradient iterations preconditioned by symmetric Gauss–Seidel of a solve of
+/// [`GAUSS_SEIDEL_CONTACTS`] or more (deep or triggered, with or without gravity) that
+/// does not press on a static body ([`CONJUGATE_ITERATIONS`] with Jacobi's). Measured
+/// (core, late-half medians, two threads, draws `NUDGE=k`, the rows then in four runs,
+/// against Jacobi's 50): the crowd
+/// of 10,000 over 600 steps 9.60 / 9.76 → 9.52 / 10.06 ms with 20 (push-out moves a step
+/// 1946 / 1067 → 511 / 621), 11.03 / 10.43 with 14 (7465 / 3175 moves); the crowd of 2000
+/// at the centre 1.67 / 1.63 → 1.57 / 1.60 ms; the pile of 10,000 over 3 s (four draws)
+/// 21.3 / 27.4 / 27.3 / 24.6 → 27.2 / 26.6 / 26.5 / 24.8 ms (chaotic: when it lands and
+/// what stays awake differ from draw to draw).
+pub const GAUSS_SEIDEL_ITERATIONS: u32 = 20;
+
+/// Conjugate-gradient iterations preconditioned by symmetric Gauss–Seidel of a triggered
+/// solve of [`GAUSS_SEIDEL_CONTACTS`] or more that presses on a wall, a static or a
+/// kinematic body ([`TRIGGERED_ITERATIONS`] with Jacobi's). Measured (core, late-half
+/// medians, two threads, draws `NUDGE=k`, the rows then in four runs, against Jacobi's
+/// 70): the march of 2000
+/// (`walkers_steps 2000 600 1`) 3.75 / 3.83 ms with Jacobi's, 4.44 / 3.72 with 20
+/// (push-out moves a step 3315 / 3285 → 13,845 / 6223: the jam never came to rest), 4.21
+/// / 3.72 with 30, 2.57 / 2.47 with 40 (404 / 253 moves); the walkers of 2000 (means)
+/// 3.90 / 4.12 / 4.32 → 3.87 / 3.98 / 4.05 ms with 40 (push-out moves 1297 / 3114 / 3403
+/// → 827 / 638 / 624), lower still with 20 but one draw of four with 16 left 14,417
+/// moves; the crowd of 2000 against a wall 1.83 / 1.87 → 1.92 / 1.91 ms (level).
+pub const GAUSS_SEIDEL_ANCHORED_ITERATIONS: u32 = 40;
 
 /// Gauss–Seidel passes before the conjugate gradients of a large solve: they pick the
 /// contacts that push (those with an impulse then are solved as equalities).
@@ -777,13 +824,9 @@ impl Simulation {
                 relaxation,
             );
             if deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed {
-                let iterations = if !deep && rows.presses_on_static() {
-                    TRIGGERED_ITERATIONS
-                } else {
-                    CONJUGATE_ITERATIONS
-                };
+                let anchored = !deep && rows.presses_on_static();
                 let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
-                self.correct_every_other_step(&mut rows, tolerance, iterations);
+                self.correct_every_other_step(&mut rows, tolerance, anchored);
             }
         }
         if up == DVec2::ZERO || rows.any_rough() {
@@ -804,7 +847,7 @@ impl Simulation {
                 done = rows.passes_until(passes, passes, tolerance, 1.0);
                 converged = rows.converged(tolerance);
                 if !converged {
-                    self.correct_every_other_step(&mut rows, tolerance, CONJUGATE_ITERATIONS);
+                    self.correct_every_other_step(&mut rows, tolerance, false);
                 }
             }
             if !converged {
@@ -829,18 +872,33 @@ impl Simulation {
     }
 
     /// The conjugate-gradient correction (`CONJUGATE_CONTACTS`) of `rows` down to
-    /// `tolerance` in at most `iterations` iterations, unless the step that left the
-    /// contact memory ran it ([`ContactMemory::corrected`]): the warm start carries a
-    /// correction into the next step, so it runs every other step at most, with or
-    /// without gravity.
+    /// `tolerance`, unless the step that left the contact memory ran it
+    /// ([`ContactMemory::corrected`]): the warm start carries a correction into the next
+    /// step, so it runs every other step at most, with or without gravity. A solve of
+    /// [`GAUSS_SEIDEL_CONTACTS`] or more is preconditioned by symmetric Gauss–Seidel
+    /// ([`GAUSS_SEIDEL_ITERATIONS`], or [`GAUSS_SEIDEL_ANCHORED_ITERATIONS`] when
+    /// `anchored`: it presses on a wall, a static or a kinematic body), a smaller one by
+    /// Jacobi ([`CONJUGATE_ITERATIONS`], or [`TRIGGERED_ITERATIONS`] when `anchored`).
     fn correct_every_other_step(
         &mut self,
         rows: &mut crate::contact_rows::ContactRows,
         tolerance: f64,
-        iterations: u32,
+        anchored: bool,
     ) {
+        use crate::contact_rows::Preconditioner;
         if !self.memory.corrected {
-            self.stats.correction_iterations = rows.conjugate_gradient(iterations, tolerance);
+            let (preconditioner, iterations) =
+                match (self.resting.len() >= GAUSS_SEIDEL_CONTACTS, anchored) {
+                    (true, false) => (Preconditioner::GaussSeidel, GAUSS_SEIDEL_ITERATIONS),
+                    (true, true) => (
+                        Preconditioner::GaussSeidel,
+                        GAUSS_SEIDEL_ANCHORED_ITERATIONS,
+                    ),
+                    (false, false) => (Preconditioner::Jacobi, CONJUGATE_ITERATIONS),
+                    (false, true) => (Preconditioner::Jacobi, TRIGGERED_ITERATIONS),
+                };
+            self.stats.correction_iterations =
+                rows.conjugate_gradient(iterations, tolerance, preconditioner);
             self.stats.corrected = true;
         }
     }

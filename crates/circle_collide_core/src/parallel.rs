@@ -7,9 +7,10 @@
 //! bit-identical whatever the number of threads. The in-step event loop is sequential by
 //! nature (each impact depends on the one before) and runs on the caller's thread, but for
 //! the passes of a large contact solve (8192 smooth contacts or more), which take their
-//! rows in colour order, the rows of one colour shared out between the threads, and for
-//! the conjugate-gradient correction of a solve of 2048 rows or more (fixed blocks of
-//! rows) — the same results, bit for bit, on any number of threads.
+//! rows in colour order, the rows of one colour shared out between the threads — the
+//! same results, bit for bit, on any number of threads. (The conjugate-gradient
+//! correction ran on the threads too until the twenty-seventh session; its Gauss–Seidel
+//! preconditioner runs on the caller's.)
 //!
 //! [`Simulation`]: crate::Simulation
 

@@ -26,10 +26,13 @@ pub struct StepStats {
     /// Whether the contact solve ran the conjugate-gradient correction of a deep jam or
     /// pile ([`CONJUGATE_CONTACTS`](crate::contacts::CONJUGATE_CONTACTS)).
     pub corrected: bool,
-    /// Iterations that correction ran (0 when it did not run): at most
+    /// Iterations that correction ran (0 when it did not run): in a solve of
+    /// [`GAUSS_SEIDEL_CONTACTS`](crate::contacts::GAUSS_SEIDEL_CONTACTS) or more at most
+    /// [`GAUSS_SEIDEL_ITERATIONS`](crate::contacts::GAUSS_SEIDEL_ITERATIONS), or
+    /// [`GAUSS_SEIDEL_ANCHORED_ITERATIONS`](crate::contacts::GAUSS_SEIDEL_ANCHORED_ITERATIONS)
+    /// for a jam pressing on a wall, a static or a kinematic body; in a smaller one
     /// [`CONJUGATE_ITERATIONS`](crate::contacts::CONJUGATE_ITERATIONS), or
-    /// [`TRIGGERED_ITERATIONS`](crate::contacts::TRIGGERED_ITERATIONS) for a jam pressing on
-    /// a wall, a static or a kinematic body.
+    /// [`TRIGGERED_ITERATIONS`](crate::contacts::TRIGGERED_ITERATIONS) for such a jam.
     #[cfg_attr(feature = "serialize", serde(default))]
     pub correction_iterations: u32,
     /// Bodies asleep at the start of the step.

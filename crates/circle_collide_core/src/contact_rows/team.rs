@@ -11,10 +11,10 @@
 //! to wake; `docs/contacts.md`, "The passes split over two threads").
 //!
 //! Claiming from the two ends keeps a unit on the same thread from one group and one
-//! period to the next (with two threads, all but the units where they meet): the
-//! conjugate gradients' blocks of rows are written in one sweep and read in the next,
-//! and a block that moved to the other core is read from there (`docs/performance.md`,
-//! "Each thread keeps its units").
+//! period to the next (with two threads, all but the units where they meet), so what a
+//! unit wrote in one group is read from the same core in the next (measured on the
+//! conjugate gradients' blocks of rows when they ran here, before the twenty-seventh
+//! session: `docs/performance.md`, "Each thread keeps its units").
 
 use crate::parallel::Executor;
 use std::sync::Mutex;

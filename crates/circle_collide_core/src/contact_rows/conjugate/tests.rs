@@ -31,9 +31,16 @@ fn column_against_a_wall_stops_exactly() {
             inv_w: 1.0 / w,
         });
     }
-    let done = rows.conjugate_gradient(100, 1e-9);
-    for b in &rows.bodies[1..] {
-        assert!(b.vel.length() < 1e-6, "{:?} after {done}", b.vel);
+    for preconditioner in [Preconditioner::Jacobi, Preconditioner::GaussSeidel] {
+        let mut rows = rows.clone();
+        let done = rows.conjugate_gradient(100, 1e-9, preconditioner);
+        for b in &rows.bodies[1..] {
+            assert!(
+                b.vel.length() < 1e-6,
+                "{preconditioner:?}: {:?} after {done}",
+                b.vel
+            );
+        }
     }
 }
 
@@ -67,13 +74,17 @@ fn gap_row_allows_its_closing_speed() {
         }
         rows
     };
+    let mut jacobi = column(0.25);
+    jacobi.conjugate_gradient(100, 1e-12, Preconditioner::Jacobi);
     let mut cg = column(0.25);
-    cg.conjugate_gradient(100, 1e-12);
-    assert!((cg.bodies[1..].iter()).all(|b| b.vel.length() < 1e-6));
-    cg.passes(2000, 1.0);
+    cg.conjugate_gradient(100, 1e-12, Preconditioner::GaussSeidel);
+    for rows in [&mut jacobi, &mut cg] {
+        assert!((rows.bodies[1..].iter()).all(|b| b.vel.length() < 1e-6));
+        rows.passes(2000, 1.0);
+    }
     let mut gs = column(0.25);
     gs.passes(2000, 1.0);
-    for rows in [&cg, &gs] {
+    for rows in [&jacobi, &cg, &gs] {
         for b in &rows.bodies[1..] {
             assert!(
                 (b.vel.x + 0.25).abs() < 1e-5 && b.vel.y == 0.0,
@@ -110,22 +121,25 @@ fn gaps_in_a_redundant_lattice_do_not_stall_the_iterations() {
     stops_closing(rows);
 }
 
-/// Runs up to 400 iterations on `rows` and asserts that afterwards no row's bodies close
-/// or open faster than 10⁻⁶ (the allowances not counted).
-fn stops_closing(mut rows: ContactRows) {
-    let done = rows.conjugate_gradient(400, 1e-9);
-    let worst = (rows.rows.iter())
-        .map(|r| {
-            (rows.bodies[r.a as usize].vel - rows.bodies[r.b as usize].vel)
-                .dot(r.normal)
-                .abs()
-        })
-        .fold(0.0, f64::max);
-    assert!(
-        worst < 1e-6,
-        "{worst} after {done} of {} rows",
-        rows.rows.len()
-    );
+/// Runs up to 400 iterations on `rows`, with either preconditioner, and asserts that
+/// afterwards no row's bodies close or open faster than 10⁻⁶ (the allowances not counted).
+fn stops_closing(rows: ContactRows) {
+    for preconditioner in [Preconditioner::Jacobi, Preconditioner::GaussSeidel] {
+        let mut rows = rows.clone();
+        let done = rows.conjugate_gradient(400, 1e-9, preconditioner);
+        let worst = (rows.rows.iter())
+            .map(|r| {
+                (rows.bodies[r.a as usize].vel - rows.bodies[r.b as usize].vel)
+                    .dot(r.normal)
+                    .abs()
+            })
+            .fold(0.0, f64::max);
+        assert!(
+            worst < 1e-6,
+            "{preconditioner:?}: {worst} after {done} of {} rows",
+            rows.rows.len()
+        );
+    }
 }
 
 /// A 12 × 12 triangular lattice of unit masses with random velocities, every neighbour
@@ -174,19 +188,18 @@ fn redundant_lattice(gap: f64) -> (ContactRows, usize) {
 }
 
 /// The stack of the coloured passes' tests, 120 bodies wide and 80 high, every body
-/// falling at 0.95–1.05 units/s (19,000 rows: a large solve, cut into blocks):
-/// on two threads (the first sweep in two halves, a few hundred rows touching both) 200
-/// iterations give the same bits as on one (one sweep over all rows), and take at least
-/// nine tenths of the largest closing speed away (80 layers: 50 iterations take a
-/// quarter). The same with the rows in reverse order (the halves split unevenly).
+/// falling at 0.95–1.05 units/s (19,000 rows, every row active): 30 iterations
+/// preconditioned by symmetric Gauss–Seidel take at least nine tenths of the largest
+/// closing speed away (they leave ~5 %), with the rows in order and reversed, and give the
+/// same bits whether the solver's executor has one thread or two; 30 preconditioned by
+/// Jacobi leave more than half of it (the push crosses the stack about a layer an
+/// iteration).
 #[test]
-fn large_solve_is_the_same_on_two_threads() {
+fn deep_stack_is_crossed_in_few_iterations() {
     use crate::parallel::{Executor, ExecutorHandle, Serial};
     use std::sync::Arc;
     let mut rows = super::super::coloured::tests::stack(120, 80);
-    // Every row in the active set.
     rows.rows.iter_mut().for_each(|r| r.acc = 1e-9);
-    assert!(rows.rows.len() >= PARALLEL_MIN_ROWS);
     let closing = |r: &ContactRows| {
         (r.rows.iter())
             .map(|row| r.closing(row))
@@ -202,31 +215,61 @@ fn large_solve_is_the_same_on_two_threads() {
                 executor,
                 min_bodies: 0,
             });
-            let done = r.conjugate_gradient(200, 0.0);
+            let done = r.conjugate_gradient(30, 0.0, Preconditioner::GaussSeidel);
             let bits: Vec<u64> = (r.bodies.iter())
                 .flat_map(|b| [b.vel.x.to_bits(), b.vel.y.to_bits()])
                 .chain(r.rows.iter().map(|row| row.acc.to_bits()))
                 .collect();
-            let cg = &r.conjugate;
-            let split = (cg.halves, cg.mid, cg.upper_start, cg.lower_end);
-            (done, bits, closing(&r), split)
+            (done, bits, closing(&r))
         };
-        let (done, one, after, _) = run(Arc::new(Serial));
-        let (done_two, two, _, (halves, mid, upper_start, lower_end)) =
-            run(Arc::new(super::super::team::Two));
-        assert_eq!(done, 200, "{order}");
+        let (done, one, after) = run(Arc::new(Serial));
+        let (done_two, two, _) = run(Arc::new(super::super::team::Two));
+        assert_eq!(done, 30, "{order}");
         assert_eq!(done_two, done, "{order}");
         assert!(one == two, "{order}: the two runs differ");
         assert!(after < 0.1 * before, "{order}: closing {before} → {after}");
-        let n = rows.rows.len();
-        assert!(halves, "{order}");
-        if order == "in order" {
-            // Both halves hold about half of the rows, and some rows touch both.
-            let slots = rows.bodies.len();
-            assert!(mid > slots / 3 && mid < 2 * slots / 3, "{mid} of {slots}");
-            assert!(upper_start < lower_end && lower_end - upper_start < n / 10);
-        }
+        let mut jacobi = rows.clone();
+        jacobi.conjugate_gradient(30, 0.0, Preconditioner::Jacobi);
+        let left = closing(&jacobi);
+        assert!(left > 0.5 * before, "{order}: Jacobi's {before} → {left}");
     }
+}
+
+/// The preconditioner (a forward and a backward Gauss–Seidel sweep, in the order of the
+/// runs) is a symmetric, positive-definite operator, as conjugate gradients need: on the
+/// rows of the redundant lattice and two random residuals `u`, `v`,
+/// `u·M⁻¹v = v·M⁻¹u` to rounding and `u·M⁻¹u > 0`.
+#[test]
+fn preconditioner_is_symmetric_and_positive() {
+    let (mut rows, _) = redundant_lattice(0.0);
+    // Loads the active rows (every row) without iterating.
+    assert_eq!(
+        rows.conjugate_gradient(0, 0.0, Preconditioner::GaussSeidel),
+        0
+    );
+    let cg = &mut rows.conjugate;
+    let n = cg.rows.len();
+    assert!(n > 300, "{n} rows");
+    let mut seed = 11u64;
+    let mut random = || {
+        (0..n)
+            .map(|_| crate::scenes::SplitMix64::next_f64(&mut seed) - 0.5)
+            .collect::<Vec<f64>>()
+    };
+    let (u, v) = (random(), random());
+    let mut apply = |r: &[f64]| {
+        cg.r.copy_from_slice(r);
+        cg.precondition();
+        cg.z.clone()
+    };
+    let (mu, mv) = (apply(&u), apply(&v));
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let (uv, vu) = (dot(&u, &mv), dot(&v, &mu));
+    assert!((uv - vu).abs() < 1e-12 * dot(&u, &mu), "{uv} against {vu}");
+    assert!(dot(&u, &mu) > 0.0 && dot(&v, &mv) > 0.0);
+    // Not the identity nor Jacobi's scaling: the sweeps couple neighbouring rows.
+    let jacobi: Vec<f64> = u.iter().zip(&cg.inv_d).map(|(x, d)| x * d).collect();
+    assert!(dot(&mu, &jacobi).abs() < 0.99 * dot(&mu, &mu).sqrt() * dot(&jacobi, &jacobi).sqrt());
 }
 
 /// What picks the triggered correction's iterations (`contacts::TRIGGERED_ITERATIONS`):
