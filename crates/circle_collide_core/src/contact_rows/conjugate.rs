@@ -123,7 +123,6 @@ impl ContactRows {
         let mut cg = std::mem::take(&mut self.conjugate);
         cg.clear();
         cg.preconditioner = preconditioner;
-        cg.active.clear();
         for (k, row) in self.rows.iter().enumerate() {
             // Every kept gap taken as closed (see the module docs, "A consistent system").
             let closing = self.closing(row) + row.allowed;
@@ -171,6 +170,7 @@ impl Conjugate {
         self.rows.clear();
         self.index.clear();
         self.dv.clear();
+        self.active.clear();
         for v in [
             &mut self.inv_d,
             &mut self.x,
