@@ -191,8 +191,8 @@ impl Conjugate {
         if self.rows.is_empty() {
             return 0;
         }
-        let mut largest = self.r.iter().fold(0.0f64, |m, r| m.max(r.abs()));
-        let mut rz = self.precondition();
+        // x = 0, p = q = 0: the first step moves nothing.
+        let (mut largest, mut rz) = self.step_and_precondition(0.0);
         let mut beta = 0.0;
         for done in 0..iterations {
             if !(largest > tolerance && rz > 0.0 && rz.is_finite()) {
@@ -202,8 +202,8 @@ impl Conjugate {
             if pq.is_nan() || pq <= 0.0 {
                 return done;
             }
-            largest = self.step(rz / pq);
-            let next = self.precondition();
+            let next;
+            (largest, next) = self.step_and_precondition(rz / pq);
             beta = next / rz;
             rz = next;
         }
@@ -233,49 +233,46 @@ impl Conjugate {
         pq
     }
 
-    /// The step `alpha` along the search direction: the impulses `x += alpha p`, the
-    /// residuals `r -= alpha q`; returns the largest residual.
+    /// The step `alpha` along the search direction — the impulses `x += alpha p`, the
+    /// residuals `r -= alpha q` — and the preconditioned residual `z` of the new `r`, in
+    /// one pass for the step and the preconditioner's first sweep; returns the largest
+    /// residual and `r·z`. Jacobi's preconditioner: `z = D⁻¹ r` (`D` the system's
+    /// diagonal). Symmetric Gauss–Seidel's: `z = (D + L)⁻ᵀ D (D + L)⁻¹ r` (`L` the
+    /// system's part below the diagonal in the sweeps' order): a forward Gauss–Seidel
+    /// sweep from zero impulses on `r`, then a backward one.
     #[inline(never)]
-    fn step(&mut self, alpha: f64) -> f64 {
-        let n = self.rows.len();
-        let (x, r, p, q) = (
+    fn step_and_precondition(&mut self, alpha: f64) -> (f64, f64) {
+        let (rows, w, dv) = (&self.rows[..], &self.w[..], &mut self.dv[..]);
+        let n = rows.len();
+        let (inv_d, x, r, z, p, q) = (
+            &self.inv_d[..n],
             &mut self.x[..n],
             &mut self.r[..n],
+            &mut self.z[..n],
             &self.p[..n],
             &self.q[..n],
         );
         let mut largest = 0.0f64;
-        for i in 0..n {
+        let mut step = |i: usize| {
             x[i] += alpha * p[i];
             let ri = r[i] - alpha * q[i];
             r[i] = ri;
             largest = largest.max(ri.abs());
-        }
-        largest
-    }
-
-    /// The preconditioned residual `z` from the residual `r`; returns `r·z`. Jacobi's:
-    /// `z = D⁻¹ r` (`D` the system's diagonal). Symmetric Gauss–Seidel's:
-    /// `z = (D + L)⁻ᵀ D (D + L)⁻¹ r` (`L` the system's part below the diagonal in the
-    /// sweeps' order): a forward Gauss–Seidel sweep from zero impulses on `r`, then a
-    /// backward one.
-    #[inline(never)]
-    fn precondition(&mut self) -> f64 {
-        let (rows, w, dv) = (&self.rows[..], &self.w[..], &mut self.dv[..]);
-        let n = rows.len();
-        let (inv_d, r, z) = (&self.inv_d[..n], &self.r[..n], &mut self.z[..n]);
+            ri
+        };
         if self.preconditioner == Preconditioner::Jacobi {
             let mut rz = 0.0;
             for i in 0..n {
-                z[i] = r[i] * inv_d[i];
-                rz += r[i] * z[i];
+                let ri = step(i);
+                z[i] = ri * inv_d[i];
+                rz += ri * z[i];
             }
-            return rz;
+            return (largest, rz);
         }
         // Forward: y = (D + L)⁻¹ r.
         dv.fill(DVec2::ZERO);
         for i in 0..n {
-            let y = (r[i] - closing(rows[i], dv)) * inv_d[i];
+            let y = (step(i) - closing(rows[i], dv)) * inv_d[i];
             z[i] = y;
             add(rows[i], y, dv, w);
         }
@@ -288,7 +285,7 @@ impl Conjugate {
             add(rows[i], zi, dv, w);
             rz += r[i] * zi;
         }
-        rz
+        (largest, rz)
     }
 }
 

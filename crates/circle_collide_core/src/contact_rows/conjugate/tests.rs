@@ -259,7 +259,7 @@ fn preconditioner_is_symmetric_and_positive() {
     let (u, v) = (random(), random());
     let mut apply = |r: &[f64]| {
         cg.r.copy_from_slice(r);
-        cg.precondition();
+        cg.step_and_precondition(0.0);
         cg.z.clone()
     };
     let (mu, mv) = (apply(&u), apply(&v));
