@@ -200,8 +200,9 @@ pub const COLOURED_CONTACTS: usize = 8192;
 pub const STEERED_JAM_CONTACTS: usize = 500;
 
 /// A solve without gravity of at least this many contacts gets a conjugate-gradient
-/// correction ([`CONJUGATE_ITERATIONS`] iterations after [`CONJUGATE_FIRST_PASSES`]
-/// passes, see `docs/contacts.md`, "Conjugate gradients for deep jams"), in every other
+/// correction ([`GAUSS_SEIDEL_ITERATIONS`] iterations preconditioned by symmetric
+/// Gauss–Seidel, [`CONJUGATE_ITERATIONS`] Jacobi-preconditioned ones until the
+/// twenty-seventh session, after [`CONJUGATE_FIRST_PASSES`] passes, see `docs/contacts.md`, "Conjugate gradients for deep jams"), in every other
 /// step (not in a step after one that ran it: [`ContactMemory::corrected`]; since the
 /// nineteenth session: `docs/contacts.md`, "The correction every other step"). Gauss–Seidel
 /// carries a push about one layer of a jam per pass; a jam this large (a steered crowd of
