@@ -13,9 +13,11 @@
 //! zero impulses on the residual) for solves of 2000 contacts or more, Jacobi's (each
 //! row's residual scaled by its diagonal) for smaller ones. An iteration is the search
 //! direction's velocity change added up on the bodies and read back as the closing speed
-//! it takes away, the step on impulses and residuals, and the preconditioner. They run on
-//! the calling thread, in the order of [`STREAMS`], so the result does not depend on the
-//! number of threads.
+//! it takes away, the step on impulses and residuals, and the preconditioner. Jacobi's
+//! iterations run on the calling thread, in the order of [`STREAMS`]; symmetric
+//! Gauss–Seidel's on the executor's threads, in an order that is still one Gauss–Seidel
+//! order (two regions of the jam at once, then the rows between them: [`blocks`]). Either
+//! way the result does not depend on the number of threads.
 //!
 //! Why (twenty-seventh session, `docs/contacts.md`): with Jacobi's alone a jam of L layers
 //! needed about L iterations (the walkers and marches of 2000 all 70 of theirs), and the
@@ -46,6 +48,7 @@
 use super::ContactRows;
 use glam::DVec2;
 
+mod blocks;
 #[cfg(test)]
 mod tests;
 
@@ -60,25 +63,44 @@ struct CgRow {
 /// The conjugate gradients' scratch, kept between steps for its allocations.
 #[derive(Debug, Default)]
 pub(crate) struct Conjugate {
-    /// The active rows, and their indices among the solver's rows.
+    /// The active rows in blocks: one for Jacobi's preconditioner; for symmetric
+    /// Gauss–Seidel's the rows of two regions and of the separator between them
+    /// ([`blocks`]).
+    blocks: Vec<Block>,
+    /// Inverse mass per slot (slot 0, walls: none).
+    w: Vec<f64>,
+    /// The active rows in the solver's order, with their closing speeds.
+    active: Vec<(u32, f64)>,
+    /// The first slot of the upper region ([`blocks`]).
+    from: u32,
+    preconditioner: Preconditioner,
+}
+
+/// A block of active rows, in the order of the sweeps ([`STREAMS`]), with its vectors.
+#[derive(Debug, Default)]
+struct Block {
     rows: Vec<CgRow>,
+    /// Each row's index among the solver's rows.
     index: Vec<u32>,
-    /// Per active row: `1 / (w_a + w_b)` (the inverse of the system's diagonal), impulse
-    /// found, residual closing speed, preconditioned residual, search direction and the
-    /// closing speed the search direction takes away.
+    /// `1 / (w_a + w_b)` per row: the inverse of the system's diagonal.
     inv_d: Vec<f64>,
+    v: Vectors,
+    /// Velocity change per slot of the impulses a sweep of this block has added up so far.
+    dv: Vec<DVec2>,
+    /// The same for the backward sweeps of a region ([`blocks`]; empty otherwise).
+    back: Vec<DVec2>,
+}
+
+/// A block's vectors, one entry per row: impulse found, residual closing speed,
+/// preconditioned residual, search direction and the closing speed the search direction
+/// takes away.
+#[derive(Debug, Default)]
+struct Vectors {
     x: Vec<f64>,
     r: Vec<f64>,
     z: Vec<f64>,
     p: Vec<f64>,
     q: Vec<f64>,
-    /// Inverse mass per slot (slot 0, walls: none).
-    w: Vec<f64>,
-    /// Velocity change per slot of the impulses a sweep has added up so far.
-    dv: Vec<DVec2>,
-    /// The active rows in the solver's order, with their closing speeds.
-    active: Vec<(u32, f64)>,
-    preconditioner: Preconditioner,
 }
 
 /// How the conjugate gradients precondition their residual (`contacts` picks by the
@@ -88,17 +110,19 @@ pub(crate) enum Preconditioner {
     /// Each row's residual scaled by the inverse of its diagonal.
     #[default]
     Jacobi,
-    /// A forward and a backward Gauss–Seidel sweep from zero impulses.
+    /// A forward and a backward Gauss–Seidel sweep from zero impulses, the rows of two
+    /// regions at once and then those between them ([`blocks`]).
     GaussSeidel,
 }
 
-/// The sweeps' order: the active rows (in the solver's order) are cut into this many
-/// runs of consecutive rows, and the sweeps take one row of each run in turn. Any order
-/// is a Gauss–Seidel order; within a run neighbours follow each other as in the solver's
-/// order, and rows taken one after the other (from different runs, far apart in space)
-/// rarely share a body, so a sweep's rows do not wait for each other's velocity changes.
-/// In the solver's order (one run) the sweeps waited on them: the preconditioner cost
-/// 2.2× as much (walkers of 2000, CPU samples); eight runs cost 12 % less than four.
+/// The sweeps' order: a block's active rows (in the solver's order) are cut into this
+/// many runs of consecutive rows, and the sweeps take one row of each run in turn. Any
+/// order is a Gauss–Seidel order; within a run neighbours follow each other as in the
+/// solver's order, and rows taken one after the other (from different runs, far apart in
+/// space) rarely share a body, so a sweep's rows do not wait for each other's velocity
+/// changes. In the solver's order (one run) the sweeps waited on them: the
+/// preconditioner cost 2.2× as much (walkers of 2000, CPU samples); eight runs cost 12 %
+/// less than four.
 const STREAMS: usize = 8;
 
 impl Clone for Conjugate {
@@ -130,34 +154,25 @@ impl ContactRows {
                 cg.active.push((k as u32, closing));
             }
         }
-        let n = cg.active.len();
-        // The rows in the order of the sweeps: the runs taken in turn (see `STREAMS`).
-        let m = n.div_ceil(STREAMS);
-        for q in 0..m {
-            for s in 0..STREAMS {
-                let Some(&(k, closing)) = cg.active.get(s * m + q) else {
-                    continue;
-                };
-                let row = &self.rows[k as usize];
-                cg.rows.push(CgRow {
-                    a: row.a,
-                    b: row.b,
-                    normal: row.normal,
-                });
-                cg.inv_d.push(row.inv_w);
-                cg.r.push(closing);
-                cg.index.push(k);
-            }
-        }
-        for v in [&mut cg.x, &mut cg.z, &mut cg.p, &mut cg.q] {
-            v.resize(n, 0.0);
-        }
         cg.w.extend(self.bodies.iter().map(|b| b.inv_mass));
-        cg.dv.resize(cg.w.len(), DVec2::ZERO);
-        let done = cg.iterate(iterations as usize, tolerance);
-        for (&x, &k) in cg.x.iter().zip(&cg.index) {
-            let acc = self.rows[k as usize].acc;
-            self.apply_normal(k as usize, (acc + x).max(0.0) - acc);
+        let slots = cg.w.len();
+        let done = match preconditioner {
+            Preconditioner::Jacobi => {
+                cg.blocks.resize_with(1, Block::default);
+                cg.blocks[0].load(&cg.active, &self.rows, slots, STREAMS);
+                cg.iterate(iterations as usize, tolerance)
+            }
+            Preconditioner::GaussSeidel => {
+                cg.load_blocks(&self.rows);
+                let executor = self.executor.executor.clone();
+                cg.iterate_blocks(&*executor, iterations as usize, tolerance)
+            }
+        };
+        for block in &cg.blocks {
+            for (&x, &k) in block.v.x.iter().zip(&block.index) {
+                let acc = self.rows[k as usize].acc;
+                self.apply_normal(k as usize, (acc + x).max(0.0) - acc);
+            }
         }
         self.conjugate = cg;
         done as u32
@@ -167,123 +182,143 @@ impl ContactRows {
 impl Conjugate {
     /// Empties every array (keeping the allocations).
     fn clear(&mut self) {
-        self.rows.clear();
-        self.index.clear();
-        self.dv.clear();
         self.active.clear();
-        for v in [
-            &mut self.inv_d,
-            &mut self.x,
-            &mut self.r,
-            &mut self.z,
-            &mut self.p,
-            &mut self.q,
-            &mut self.w,
-        ] {
-            v.clear();
+        self.w.clear();
+        for block in &mut self.blocks {
+            block.clear();
         }
     }
 
-    /// Runs at most `iterations` iterations from `x` = 0 and the residual in `r`,
-    /// stopping once no residual exceeds `tolerance` or a direction takes nothing away
-    /// (or is not finite). Returns the iterations completed.
+    /// Runs at most `iterations` iterations preconditioned by Jacobi's (one block) from
+    /// `x` = 0 and the residual in `r`, stopping once no residual exceeds `tolerance` or
+    /// a direction takes nothing away (or is not finite). Returns the iterations
+    /// completed.
     fn iterate(&mut self, iterations: usize, tolerance: f64) -> usize {
-        if self.rows.is_empty() {
+        let (block, w) = (&mut self.blocks[0], &self.w[..]);
+        if block.rows.is_empty() {
             return 0;
         }
         // x = 0, p = q = 0: the first step moves nothing.
-        let (mut largest, mut rz) = self.step_and_precondition(0.0);
+        let (mut largest, mut rz) = block.step_and_scale(0.0);
         let mut beta = 0.0;
         for done in 0..iterations {
             if !(largest > tolerance && rz > 0.0 && rz.is_finite()) {
                 return done;
             }
-            let pq = self.take_away(beta);
+            Block::direction(&block.rows, &mut block.v, &mut block.dv, beta, w);
+            let pq = Block::read_back(&block.rows, &mut block.v, &[&block.dv]);
             if pq.is_nan() || pq <= 0.0 {
                 return done;
             }
             let next;
-            (largest, next) = self.step_and_precondition(rz / pq);
+            (largest, next) = block.step_and_scale(rz / pq);
             beta = next / rz;
             rz = next;
         }
         iterations
     }
+}
 
-    /// The search direction `p ← z + beta p`, and the closing speed `q = A p` it takes
-    /// away (two sweeps: its velocity change added up over the rows, then read back by
-    /// each); returns `p·q`.
-    #[inline(never)]
-    fn take_away(&mut self, beta: f64) -> f64 {
-        let (rows, w, dv) = (&self.rows[..], &self.w[..], &mut self.dv[..]);
+impl Block {
+    /// Empties every array (keeping the allocations).
+    fn clear(&mut self) {
+        self.rows.clear();
+        self.index.clear();
+        self.inv_d.clear();
+        self.dv.clear();
+        self.back.clear();
+        let v = &mut self.v;
+        for v in [&mut v.x, &mut v.r, &mut v.z, &mut v.p, &mut v.q] {
+            v.clear();
+        }
+    }
+
+    /// Takes the `active` rows (solver's index, closing speed) of `rows` in the order of
+    /// the sweeps (cut into `streams` runs taken in turn: [`STREAMS`]), their residuals
+    /// the closing speeds, the other vectors zero; `slots` velocity changes.
+    fn load(&mut self, active: &[(u32, f64)], rows: &[super::Row], slots: usize, streams: usize) {
+        let n = active.len();
+        let m = n.div_ceil(streams);
+        for q in 0..m {
+            for s in 0..streams {
+                let Some(&(k, closing)) = active.get(s * m + q) else {
+                    continue;
+                };
+                let row = &rows[k as usize];
+                self.rows.push(CgRow {
+                    a: row.a,
+                    b: row.b,
+                    normal: row.normal,
+                });
+                self.inv_d.push(row.inv_w);
+                self.v.r.push(closing);
+                self.index.push(k);
+            }
+        }
+        let v = &mut self.v;
+        for v in [&mut v.x, &mut v.z, &mut v.p, &mut v.q] {
+            v.resize(n, 0.0);
+        }
+        self.dv.resize(slots, DVec2::ZERO);
+    }
+
+    /// The search direction `p ← z + beta p` of a block's `rows`, its velocity change
+    /// added up over them in `dv` (inverse masses `w`).
+    fn direction(rows: &[CgRow], v: &mut Vectors, dv: &mut [DVec2], beta: f64, w: &[f64]) {
         let n = rows.len();
-        let (z, p, q) = (&self.z[..n], &mut self.p[..n], &mut self.q[..n]);
+        let (z, p) = (&v.z[..n], &mut v.p[..n]);
         dv.fill(DVec2::ZERO);
         for i in 0..n {
             let ps = z[i] + beta * p[i];
             p[i] = ps;
             add(rows[i], ps, dv, w);
         }
+    }
+
+    /// The closing speed `q = A p` the search direction takes away from each of a block's
+    /// `rows`, read back from the velocity changes every block's direction added up
+    /// (`dvs`, the block's own among them); returns the block's part of `p·q`.
+    fn read_back(rows: &[CgRow], v: &mut Vectors, dvs: &[&[DVec2]]) -> f64 {
+        let n = rows.len();
+        let (p, q) = (&v.p[..n], &mut v.q[..n]);
         let mut pq = 0.0;
-        for i in 0..n {
-            let qi = closing(rows[i], dv);
-            q[i] = qi;
-            pq += p[i] * qi;
+        if let [dv] = dvs {
+            for i in 0..n {
+                let qi = closing(rows[i], dv);
+                q[i] = qi;
+                pq += p[i] * qi;
+            }
+        } else {
+            for i in 0..n {
+                let qi = dvs.iter().map(|dv| closing(rows[i], dv)).sum::<f64>();
+                q[i] = qi;
+                pq += p[i] * qi;
+            }
         }
         pq
     }
 
     /// The step `alpha` along the search direction — the impulses `x += alpha p`, the
-    /// residuals `r -= alpha q` — and the preconditioned residual `z` of the new `r`, in
-    /// one pass for the step and the preconditioner's first sweep; returns the largest
-    /// residual and `r·z`. Jacobi's preconditioner: `z = D⁻¹ r` (`D` the system's
-    /// diagonal). Symmetric Gauss–Seidel's: `z = (D + L)⁻ᵀ D (D + L)⁻¹ r` (`L` the
-    /// system's part below the diagonal in the sweeps' order): a forward Gauss–Seidel
-    /// sweep from zero impulses on `r`, then a backward one.
-    #[inline(never)]
-    fn step_and_precondition(&mut self, alpha: f64) -> (f64, f64) {
-        let (rows, w, dv) = (&self.rows[..], &self.w[..], &mut self.dv[..]);
-        let n = rows.len();
-        let (inv_d, x, r, z, p, q) = (
-            &self.inv_d[..n],
-            &mut self.x[..n],
-            &mut self.r[..n],
-            &mut self.z[..n],
-            &self.p[..n],
-            &self.q[..n],
+    /// residuals `r -= alpha q` — and Jacobi's preconditioned residual `z = D⁻¹ r` (`D` the
+    /// system's diagonal) in one pass; returns the largest residual and `r·z`.
+    fn step_and_scale(&mut self, alpha: f64) -> (f64, f64) {
+        let n = self.rows.len();
+        let (inv_d, v) = (&self.inv_d[..n], &mut self.v);
+        let (x, r, z, p, q) = (
+            &mut v.x[..n],
+            &mut v.r[..n],
+            &mut v.z[..n],
+            &v.p[..n],
+            &v.q[..n],
         );
-        let mut largest = 0.0f64;
-        let mut step = |i: usize| {
+        let (mut largest, mut rz) = (0.0f64, 0.0);
+        for i in 0..n {
             x[i] += alpha * p[i];
             let ri = r[i] - alpha * q[i];
             r[i] = ri;
             largest = largest.max(ri.abs());
-            ri
-        };
-        if self.preconditioner == Preconditioner::Jacobi {
-            let mut rz = 0.0;
-            for i in 0..n {
-                let ri = step(i);
-                z[i] = ri * inv_d[i];
-                rz += ri * z[i];
-            }
-            return (largest, rz);
-        }
-        // Forward: y = (D + L)⁻¹ r.
-        dv.fill(DVec2::ZERO);
-        for i in 0..n {
-            let y = (step(i) - closing(rows[i], dv)) * inv_d[i];
-            z[i] = y;
-            add(rows[i], y, dv, w);
-        }
-        // Backward: z = (D + U)⁻¹ D y, i.e. z_i = y_i − (U z)_i / D_ii.
-        dv.fill(DVec2::ZERO);
-        let mut rz = 0.0;
-        for i in (0..n).rev() {
-            let zi = z[i] - closing(rows[i], dv) * inv_d[i];
-            z[i] = zi;
-            add(rows[i], zi, dv, w);
-            rz += r[i] * zi;
+            z[i] = ri * inv_d[i];
+            rz += ri * z[i];
         }
         (largest, rz)
     }

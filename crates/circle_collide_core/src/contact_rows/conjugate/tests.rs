@@ -248,7 +248,8 @@ fn preconditioner_is_symmetric_and_positive() {
         0
     );
     let cg = &mut rows.conjugate;
-    let n = cg.rows.len();
+    assert_eq!(cg.blocks.len(), 3);
+    let n: usize = cg.blocks.iter().map(|b| b.rows.len()).sum();
     assert!(n > 300, "{n} rows");
     let mut seed = 11u64;
     let mut random = || {
@@ -257,18 +258,15 @@ fn preconditioner_is_symmetric_and_positive() {
             .collect::<Vec<f64>>()
     };
     let (u, v) = (random(), random());
-    let mut apply = |r: &[f64]| {
-        cg.r.copy_from_slice(r);
-        cg.step_and_precondition(0.0);
-        cg.z.clone()
-    };
+    let mut apply = |r: &[f64]| cg.precondition(r);
     let (mu, mv) = (apply(&u), apply(&v));
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
     let (uv, vu) = (dot(&u, &mv), dot(&v, &mu));
     assert!((uv - vu).abs() < 1e-12 * dot(&u, &mu), "{uv} against {vu}");
     assert!(dot(&u, &mu) > 0.0 && dot(&v, &mv) > 0.0);
     // Not the identity nor Jacobi's scaling: the sweeps couple neighbouring rows.
-    let jacobi: Vec<f64> = u.iter().zip(&cg.inv_d).map(|(x, d)| x * d).collect();
+    let inv_d = cg.blocks.iter().flat_map(|b| &b.inv_d);
+    let jacobi: Vec<f64> = u.iter().zip(inv_d).map(|(x, d)| x * d).collect();
     assert!(dot(&mu, &jacobi).abs() < 0.99 * dot(&mu, &mu).sqrt() * dot(&jacobi, &jacobi).sqrt());
 }
 
@@ -306,4 +304,39 @@ fn a_jam_presses_on_static_only_through_a_row_with_an_impulse() {
     rows.rows[1].acc = 0.0;
     rows.rows[2].acc = 0.25;
     assert!(rows.presses_on_static(), "pressing on a static body");
+}
+
+/// How symmetric Gauss–Seidel's rows are shared between two threads (`blocks`): on the
+/// deep stack the two regions hold nearly half of the rows each and the separator few,
+/// no moving body has rows in both regions (so their sweeps can run at once), and every
+/// separator row has moving bodies on both sides, or none.
+#[test]
+fn the_regions_share_no_moving_body_and_the_separator_is_thin() {
+    let mut rows = super::super::coloured::tests::stack(120, 80);
+    rows.rows.iter_mut().for_each(|r| r.acc = 1e-9);
+    rows.conjugate_gradient(0, 0.0, Preconditioner::GaussSeidel);
+    let cg = &rows.conjugate;
+    let sizes: Vec<usize> = cg.blocks.iter().map(|b| b.rows.len()).collect();
+    let total: usize = sizes.iter().sum();
+    assert_eq!(total, rows.rows.len());
+    assert!(
+        sizes[0] > 45 * total / 100 && sizes[1] > 45 * total / 100 && sizes[2] < total / 20,
+        "rows per block {sizes:?}"
+    );
+    let moving = |slot: u32| cg.w[slot as usize] > 0.0;
+    let slots_of = |k: usize| {
+        (cg.blocks[k].rows.iter())
+            .flat_map(|r| [r.a, r.b])
+            .filter(|&s| moving(s))
+            .collect::<std::collections::HashSet<u32>>()
+    };
+    let (lower, upper) = (slots_of(0), slots_of(1));
+    assert!(lower.is_disjoint(&upper));
+    assert!(lower.iter().all(|&s| s < cg.from) && upper.iter().all(|&s| s >= cg.from));
+    for r in &cg.blocks[2].rows {
+        let sides: Vec<bool> = (([r.a, r.b].into_iter()).filter(|&s| moving(s)))
+            .map(|s| s >= cg.from)
+            .collect();
+        assert!(sides.len() != 1 && (sides.is_empty() || sides[0] != sides[1]));
+    }
 }

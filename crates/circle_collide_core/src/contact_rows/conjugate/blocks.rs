@@ -1,0 +1,419 @@
+//! The conjugate gradients preconditioned by symmetric Gauss–Seidel, on two threads.
+//!
+//! The sweeps take the active rows in an order that lets two threads share them and still
+//! is a Gauss–Seidel order (the result is that of one thread taking the rows in turn): the
+//! moving bodies are cut in two regions by their slot (slots follow the bodies' canonical
+//! order, which is spatial: the regions are the jam's lower and upper part), a row whose
+//! moving bodies are all in one region belongs to that region's block, and the rows
+//! between the regions to the separator. The two regions' rows share no moving body, so
+//! their sweeps run at once, each adding up its velocity changes in an array of its own;
+//! the separator's few rows come after both (forward) or before both (backward) and read
+//! and write each body in its region's array. An iteration is six groups of
+//! [`team::run_groups`]: the direction and its velocity change (regions, then the
+//! separator, which also reads its closing speeds back), the closing speeds the regions'
+//! rows read back, the step with the forward sweep (regions, then the separator, which
+//! also runs its backward sweep), and the regions' backward sweeps. Each block's work
+//! runs in a fixed order and the parts of each sum are added in block order, so the
+//! results are the same bits on any number of threads.
+//!
+//! Why (twenty-eighth session, `docs/contacts.md`): run serially, the sweeps and the
+//! product with the system were a fifth of the steered jams' CPU time (the crowd of 2000
+//! against a wall, the marches and walkers of 2000) while the second core waited. Each
+//! region swept on its own (a block-diagonal preconditioner, no separator) cost the
+//! coupling between them: the march of 2000 left the push-out 1000–1900 moves a step
+//! instead of 100–700, and its steps got slower.
+
+use super::{Block, CgRow, Conjugate, STREAMS, Vectors, add, closing};
+use crate::contact_rows::{Row, team};
+use crate::parallel::Executor;
+use glam::DVec2;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// The blocks: the two regions' rows and the separator's.
+const LOWER: usize = 0;
+const UPPER: usize = 1;
+const SEPARATOR: usize = 2;
+const BLOCKS: usize = 3;
+
+/// The groups of an iteration ([`team::run_groups`]): a unit per region, or the
+/// separator's one unit.
+const DIRECTION: usize = 0;
+const SEPARATOR_DIRECTION: usize = 1;
+const TAKE_AWAY: usize = 2;
+const FORWARD: usize = 3;
+const SEPARATOR_SWEEPS: usize = 4;
+const BACKWARD: usize = 5;
+const GROUPS: [usize; 6] = [2, 1, 2, 2, 1, 2];
+
+/// What each block's units leave for the gates and the other blocks, per period and
+/// block: its part of `p·q` ([`PQ`]), its largest residual ([`LARGEST`]) and its part of
+/// `r·z` ([`RZ`]).
+struct Sums(Vec<AtomicU64>);
+
+const PQ: usize = 0;
+const LARGEST: usize = 1;
+const RZ: usize = 2;
+
+impl Sums {
+    fn new(periods: usize) -> Self {
+        Self(
+            (0..periods * BLOCKS * 3)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+        )
+    }
+
+    fn slot(&self, period: usize, block: usize, what: usize) -> &AtomicU64 {
+        &self.0[(period * BLOCKS + block) * 3 + what]
+    }
+
+    fn set(&self, period: usize, block: usize, what: usize, value: f64) {
+        self.slot(period, block, what)
+            .store(value.to_bits(), Ordering::Relaxed);
+    }
+
+    fn get(&self, period: usize, block: usize, what: usize) -> f64 {
+        f64::from_bits(self.slot(period, block, what).load(Ordering::Relaxed))
+    }
+
+    /// The blocks' parts of `what` in `period`, summed in block order.
+    fn total(&self, period: usize, what: usize) -> f64 {
+        (0..BLOCKS).map(|k| self.get(period, k, what)).sum()
+    }
+
+    /// The largest residual of `period` over the blocks.
+    fn largest(&self, period: usize) -> f64 {
+        (0..BLOCKS).fold(0.0, |m, k| m.max(self.get(period, k, LARGEST)))
+    }
+}
+
+/// The velocity-change arrays of the two regions as the separator's rows see them: a
+/// body's entry in its region's array (bodies without inverse mass keep zero in both).
+struct Split<'a> {
+    lower: &'a mut [DVec2],
+    upper: &'a mut [DVec2],
+    /// The first slot of the upper region.
+    from: u32,
+}
+
+impl<'a> Split<'a> {
+    /// The view of `lower` and `upper`, the upper region's slots from `from` on.
+    fn of(lower: &'a mut [DVec2], upper: &'a mut [DVec2], from: u32) -> Self {
+        Self { lower, upper, from }
+    }
+
+    fn get(&self, slot: u32) -> DVec2 {
+        if slot < self.from {
+            self.lower[slot as usize]
+        } else {
+            self.upper[slot as usize]
+        }
+    }
+
+    fn at(&mut self, slot: u32) -> &mut DVec2 {
+        if slot < self.from {
+            &mut self.lower[slot as usize]
+        } else {
+            &mut self.upper[slot as usize]
+        }
+    }
+
+    fn closing(&self, row: CgRow) -> f64 {
+        (self.get(row.b) - self.get(row.a)).dot(row.normal)
+    }
+
+    fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]) {
+        let push = row.normal * impulse;
+        *self.at(row.a) -= push * w[row.a as usize];
+        *self.at(row.b) += push * w[row.b as usize];
+    }
+}
+
+impl Conjugate {
+    /// Loads the active rows into the two regions' blocks and the separator's (see the
+    /// module docs); the regions meet at the median of the rows' first moving slots.
+    pub(super) fn load_blocks(&mut self, rows: &[Row]) {
+        let w = &self.w;
+        let moving = |slot: u32| w[slot as usize] > 0.0;
+        let first_moving = |row: &Row| if moving(row.a) { row.a } else { row.b };
+        let mut firsts: Vec<u32> = (self.active.iter())
+            .map(|&(k, _)| first_moving(&rows[k as usize]))
+            .collect();
+        let from = if firsts.is_empty() {
+            0
+        } else {
+            let middle = firsts.len() / 2;
+            *firsts.select_nth_unstable(middle).1
+        };
+        self.from = from;
+        let mut lists: [Vec<(u32, f64)>; BLOCKS] = Default::default();
+        for &(k, closing) in &self.active {
+            let row = &rows[k as usize];
+            let region = |slot: u32| moving(slot).then_some(usize::from(slot >= from));
+            let block = match (region(row.a), region(row.b)) {
+                (Some(a), Some(b)) if a != b => SEPARATOR,
+                (Some(r), _) | (None, Some(r)) => r,
+                (None, None) => SEPARATOR,
+            };
+            lists[block].push((k, closing));
+        }
+        self.blocks.resize_with(BLOCKS, Block::default);
+        for (k, (block, list)) in self.blocks.iter_mut().zip(&lists).enumerate() {
+            block.load(list, rows, w.len(), STREAMS / 2);
+            if k != SEPARATOR {
+                block.back.resize(w.len(), DVec2::ZERO);
+            }
+        }
+    }
+
+    /// Runs at most `iterations` iterations preconditioned by symmetric Gauss–Seidel on
+    /// the blocks of [`load_blocks`](Self::load_blocks), on `executor`'s threads, from
+    /// `x` = 0 and the residual in `r`, stopping once no residual exceeds `tolerance` or a
+    /// direction takes nothing away (or is not finite). Returns the iterations completed.
+    pub(super) fn iterate_blocks(
+        &mut self,
+        executor: &dyn Executor,
+        iterations: usize,
+        tolerance: f64,
+    ) -> usize {
+        if self.blocks.iter().all(|b| b.rows.is_empty()) {
+            return 0;
+        }
+        let (w, from) = (&self.w[..], self.from);
+        // The slots whose velocity changes each region's arrays hold: its moving bodies
+        // (the other slots stay zero but for the ±0 of bodies without inverse mass).
+        let ranges = [0..from as usize, from as usize..w.len()];
+        let mut parts = Vec::with_capacity(BLOCKS);
+        let (mut dvs, mut backs) = (Vec::with_capacity(2), Vec::with_capacity(2));
+        for (k, block) in self.blocks.iter_mut().enumerate() {
+            let Block {
+                rows,
+                inv_d,
+                v,
+                dv,
+                back,
+                ..
+            } = block;
+            parts.push((&rows[..], &inv_d[..], Mutex::new(v)));
+            if k != SEPARATOR {
+                dvs.push(Mutex::new(&mut dv[..]));
+                backs.push(Mutex::new(&mut back[..]));
+            }
+        }
+        // Period 0 is the first step (length 0: x = 0, p = q = 0), which preconditions the
+        // initial residual; period k ≥ 1 is iteration k.
+        let sums = Sums::new(iterations + 1);
+        let rz = |period: usize| sums.total(period, RZ);
+        let gate = |period: usize, group: usize| match group {
+            _ if period == 0 => true,
+            DIRECTION => {
+                let (largest, rz) = (sums.largest(period - 1), rz(period - 1));
+                largest > tolerance && rz > 0.0 && rz.is_finite()
+            }
+            FORWARD => {
+                let pq = sums.total(period, PQ);
+                !(pq.is_nan() || pq <= 0.0)
+            }
+            _ => true,
+        };
+        let work = |period: usize, group: usize, unit: usize| {
+            let k = if GROUPS[group] == 1 { SEPARATOR } else { unit };
+            let (rows, inv_d, v) = &parts[k];
+            let mut v = lock(v);
+            let alpha = || {
+                if period == 0 {
+                    0.0
+                } else {
+                    rz(period - 1) / sums.total(period, PQ)
+                }
+            };
+            let beta = || {
+                if period == 1 {
+                    0.0
+                } else {
+                    rz(period - 1) / rz(period - 2)
+                }
+            };
+            match group {
+                _ if period == 0 && group < FORWARD => {}
+                DIRECTION => {
+                    let mut dv = lock(&dvs[k]);
+                    dv[ranges[k].clone()].fill(DVec2::ZERO);
+                    Block::direction(rows, &mut v, &mut dv, beta(), w);
+                }
+                SEPARATOR_DIRECTION => {
+                    let (mut lower, mut upper) = (lock(&dvs[LOWER]), lock(&dvs[UPPER]));
+                    let mut dv = Split::of(&mut lower, &mut upper, from);
+                    let pq = separator_direction(rows, &mut v, &mut dv, beta(), w);
+                    sums.set(period, k, PQ, pq);
+                }
+                TAKE_AWAY => {
+                    let dv = lock(&dvs[k]);
+                    sums.set(period, k, PQ, Block::read_back(rows, &mut v, &[&dv]));
+                }
+                FORWARD => {
+                    let mut dv = lock(&dvs[k]);
+                    dv[ranges[k].clone()].fill(DVec2::ZERO);
+                    let largest = step_and_forward(rows, inv_d, &mut v, &mut dv[..], alpha(), w);
+                    sums.set(period, k, LARGEST, largest);
+                    lock(&backs[k])[ranges[k].clone()].fill(DVec2::ZERO);
+                }
+                SEPARATOR_SWEEPS => {
+                    let (mut lower, mut upper) = (lock(&dvs[LOWER]), lock(&dvs[UPPER]));
+                    let mut dv = Split::of(&mut lower, &mut upper, from);
+                    let largest = step_and_forward(rows, inv_d, &mut v, &mut dv, alpha(), w);
+                    sums.set(period, k, LARGEST, largest);
+                    let (mut lower, mut upper) = (lock(&backs[LOWER]), lock(&backs[UPPER]));
+                    let mut back = Split::of(&mut lower, &mut upper, from);
+                    sums.set(period, k, RZ, backward(rows, inv_d, &mut v, &mut back, w));
+                }
+                BACKWARD => {
+                    let mut back = lock(&backs[k]);
+                    sums.set(
+                        period,
+                        k,
+                        RZ,
+                        backward(rows, inv_d, &mut v, &mut back[..], w),
+                    );
+                }
+                _ => {}
+            }
+        };
+        match team::run_groups(executor, &GROUPS, iterations + 1, &gate, &work) {
+            Some((period, _)) => period - 1,
+            None => iterations,
+        }
+    }
+
+    /// The preconditioner applied to the residual `r` (the blocks' rows in turn): `z`,
+    /// leaving every block's impulses as they were (a step of length 0).
+    #[cfg(test)]
+    pub(super) fn precondition(&mut self, r: &[f64]) -> Vec<f64> {
+        let mut start = 0;
+        for block in &mut self.blocks {
+            let n = block.rows.len();
+            block.v.r.copy_from_slice(&r[start..start + n]);
+            start += n;
+        }
+        self.iterate_blocks(&crate::parallel::Serial, 0, 0.0);
+        self.blocks.iter().flat_map(|b| b.v.z.clone()).collect()
+    }
+}
+
+/// Locks `m` (a poisoned lock only follows a panic, which the executor passes on).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Velocity changes a sweep reads and adds to: a region's own array, or the separator's
+/// view of both.
+trait Changes {
+    fn closing(&self, row: CgRow) -> f64;
+    fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]);
+}
+
+impl Changes for [DVec2] {
+    #[inline(always)]
+    fn closing(&self, row: CgRow) -> f64 {
+        closing(row, self)
+    }
+
+    #[inline(always)]
+    fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]) {
+        add(row, impulse, self, w);
+    }
+}
+
+impl Changes for Split<'_> {
+    fn closing(&self, row: CgRow) -> f64 {
+        Split::closing(self, row)
+    }
+
+    fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]) {
+        Split::add(self, row, impulse, w);
+    }
+}
+
+/// The separator's search direction `p ← z + beta p`, its velocity change added to the
+/// regions' (which hold theirs), and the closing speeds `q` it then reads back; returns
+/// its part of `p·q`.
+fn separator_direction(
+    rows: &[CgRow],
+    v: &mut Vectors,
+    dv: &mut Split,
+    beta: f64,
+    w: &[f64],
+) -> f64 {
+    let n = rows.len();
+    let (z, p, q) = (&v.z[..n], &mut v.p[..n], &mut v.q[..n]);
+    for i in 0..n {
+        let ps = z[i] + beta * p[i];
+        p[i] = ps;
+        dv.add(rows[i], ps, w);
+    }
+    let mut pq = 0.0;
+    for i in 0..n {
+        let qi = dv.closing(rows[i]);
+        q[i] = qi;
+        pq += p[i] * qi;
+    }
+    pq
+}
+
+/// The step `alpha` along a block's search direction — the impulses `x += alpha p`, the
+/// residuals `r -= alpha q` — and the forward sweep of symmetric Gauss–Seidel's
+/// preconditioner on the new `r`, `y = (D + L)⁻¹ r` (`D` the system's diagonal, `L` its
+/// part below the diagonal in the sweeps' order), into `z`; `dv` holds the velocity
+/// changes of the rows swept before. Returns the block's largest residual.
+fn step_and_forward<C: Changes + ?Sized>(
+    rows: &[CgRow],
+    inv_d: &[f64],
+    v: &mut Vectors,
+    dv: &mut C,
+    alpha: f64,
+    w: &[f64],
+) -> f64 {
+    let n = rows.len();
+    let (inv_d, x, r, z, p, q) = (
+        &inv_d[..n],
+        &mut v.x[..n],
+        &mut v.r[..n],
+        &mut v.z[..n],
+        &v.p[..n],
+        &v.q[..n],
+    );
+    let mut largest = 0.0f64;
+    for i in 0..n {
+        x[i] += alpha * p[i];
+        let ri = r[i] - alpha * q[i];
+        r[i] = ri;
+        largest = largest.max(ri.abs());
+        let y = (ri - dv.closing(rows[i])) * inv_d[i];
+        z[i] = y;
+        dv.add(rows[i], y, w);
+    }
+    largest
+}
+
+/// The backward sweep, `z = (D + U)⁻¹ D y` (`z_i = y_i − (U z)_i / D_ii`), over a block's
+/// rows in reverse; `dv` holds the velocity changes of the rows swept before (those after
+/// the block in the sweeps' order). Returns the block's part of `r·z`.
+fn backward<C: Changes + ?Sized>(
+    rows: &[CgRow],
+    inv_d: &[f64],
+    v: &mut Vectors,
+    dv: &mut C,
+    w: &[f64],
+) -> f64 {
+    let n = rows.len();
+    let (inv_d, r, z) = (&inv_d[..n], &v.r[..n], &mut v.z[..n]);
+    let mut rz = 0.0;
+    for i in (0..n).rev() {
+        let zi = z[i] - dv.closing(rows[i]) * inv_d[i];
+        z[i] = zi;
+        dv.add(rows[i], zi, w);
+        rz += r[i] * zi;
+    }
+    rz
+}
