@@ -888,13 +888,17 @@ impl Simulation {
     ) {
         use crate::contact_rows::Preconditioner;
         if !self.memory.corrected {
+            // Jams without gravity and steered jams on the threads; piles under gravity
+            // keep the calling thread's order (see `Preconditioner::GaussSeidelRegions`).
+            let gauss_seidel = if self.jam_up() == DVec2::ZERO {
+                Preconditioner::GaussSeidelRegions
+            } else {
+                Preconditioner::GaussSeidel
+            };
             let (preconditioner, iterations) =
                 match (self.resting.len() >= GAUSS_SEIDEL_CONTACTS, anchored) {
-                    (true, false) => (Preconditioner::GaussSeidel, GAUSS_SEIDEL_ITERATIONS),
-                    (true, true) => (
-                        Preconditioner::GaussSeidel,
-                        GAUSS_SEIDEL_ANCHORED_ITERATIONS,
-                    ),
+                    (true, false) => (gauss_seidel, GAUSS_SEIDEL_ITERATIONS),
+                    (true, true) => (gauss_seidel, GAUSS_SEIDEL_ANCHORED_ITERATIONS),
                     (false, false) => (Preconditioner::Jacobi, CONJUGATE_ITERATIONS),
                     (false, true) => (Preconditioner::Jacobi, TRIGGERED_ITERATIONS),
                 };

@@ -287,7 +287,8 @@ impl Conjugate {
     }
 
     /// The preconditioner applied to the residual `r` (the blocks' rows in turn): `z`,
-    /// leaving every block's impulses as they were (a step of length 0).
+    /// leaving every block's impulses as they were (a step of length 0); one block is
+    /// swept on the calling thread, three as regions and separator.
     #[cfg(test)]
     pub(super) fn precondition(&mut self, r: &[f64]) -> Vec<f64> {
         let mut start = 0;
@@ -296,7 +297,11 @@ impl Conjugate {
             block.v.r.copy_from_slice(&r[start..start + n]);
             start += n;
         }
-        self.iterate_blocks(&crate::parallel::Serial, 0, 0.0);
+        if self.blocks.len() == 1 {
+            self.iterate(0, 0.0);
+        } else {
+            self.iterate_blocks(&crate::parallel::Serial, 0, 0.0);
+        }
         self.blocks.iter().flat_map(|b| b.v.z.clone()).collect()
     }
 }
@@ -308,7 +313,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// Velocity changes a sweep reads and adds to: a region's own array, or the separator's
 /// view of both.
-trait Changes {
+pub(super) trait Changes {
     fn closing(&self, row: CgRow) -> f64;
     fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]);
 }
@@ -366,7 +371,7 @@ fn separator_direction(
 /// preconditioner on the new `r`, `y = (D + L)⁻¹ r` (`D` the system's diagonal, `L` its
 /// part below the diagonal in the sweeps' order), into `z`; `dv` holds the velocity
 /// changes of the rows swept before. Returns the block's largest residual.
-fn step_and_forward<C: Changes + ?Sized>(
+pub(super) fn step_and_forward<C: Changes + ?Sized>(
     rows: &[CgRow],
     inv_d: &[f64],
     v: &mut Vectors,
@@ -399,7 +404,7 @@ fn step_and_forward<C: Changes + ?Sized>(
 /// The backward sweep, `z = (D + U)⁻¹ D y` (`z_i = y_i − (U z)_i / D_ii`), over a block's
 /// rows in reverse; `dv` holds the velocity changes of the rows swept before (those after
 /// the block in the sweeps' order). Returns the block's part of `r·z`.
-fn backward<C: Changes + ?Sized>(
+pub(super) fn backward<C: Changes + ?Sized>(
     rows: &[CgRow],
     inv_d: &[f64],
     v: &mut Vectors,

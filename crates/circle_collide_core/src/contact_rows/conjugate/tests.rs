@@ -31,7 +31,11 @@ fn column_against_a_wall_stops_exactly() {
             inv_w: 1.0 / w,
         });
     }
-    for preconditioner in [Preconditioner::Jacobi, Preconditioner::GaussSeidel] {
+    for preconditioner in [
+        Preconditioner::Jacobi,
+        Preconditioner::GaussSeidel,
+        Preconditioner::GaussSeidelRegions,
+    ] {
         let mut rows = rows.clone();
         let done = rows.conjugate_gradient(100, 1e-9, preconditioner);
         for b in &rows.bodies[1..] {
@@ -78,13 +82,15 @@ fn gap_row_allows_its_closing_speed() {
     jacobi.conjugate_gradient(100, 1e-12, Preconditioner::Jacobi);
     let mut cg = column(0.25);
     cg.conjugate_gradient(100, 1e-12, Preconditioner::GaussSeidel);
-    for rows in [&mut jacobi, &mut cg] {
+    let mut regions = column(0.25);
+    regions.conjugate_gradient(100, 1e-12, Preconditioner::GaussSeidelRegions);
+    for rows in [&mut jacobi, &mut cg, &mut regions] {
         assert!((rows.bodies[1..].iter()).all(|b| b.vel.length() < 1e-6));
         rows.passes(2000, 1.0);
     }
     let mut gs = column(0.25);
     gs.passes(2000, 1.0);
-    for rows in [&jacobi, &cg, &gs] {
+    for rows in [&jacobi, &cg, &regions, &gs] {
         for b in &rows.bodies[1..] {
             assert!(
                 (b.vel.x + 0.25).abs() < 1e-5 && b.vel.y == 0.0,
@@ -124,7 +130,11 @@ fn gaps_in_a_redundant_lattice_do_not_stall_the_iterations() {
 /// Runs up to 400 iterations on `rows`, with either preconditioner, and asserts that
 /// afterwards no row's bodies close or open faster than 10⁻⁶ (the allowances not counted).
 fn stops_closing(rows: ContactRows) {
-    for preconditioner in [Preconditioner::Jacobi, Preconditioner::GaussSeidel] {
+    for preconditioner in [
+        Preconditioner::Jacobi,
+        Preconditioner::GaussSeidel,
+        Preconditioner::GaussSeidelRegions,
+    ] {
         let mut rows = rows.clone();
         let done = rows.conjugate_gradient(400, 1e-9, preconditioner);
         let worst = (rows.rows.iter())
@@ -190,8 +200,9 @@ fn redundant_lattice(gap: f64) -> (ContactRows, usize) {
 /// The stack of the coloured passes' tests, 120 bodies wide and 80 high, every body
 /// falling at 0.95–1.05 units/s (19,000 rows, every row active): 30 iterations
 /// preconditioned by symmetric Gauss–Seidel take at least nine tenths of the largest
-/// closing speed away (they leave ~5 %), with the rows in order and reversed, and give the
-/// same bits whether the solver's executor has one thread or two; 30 preconditioned by
+/// closing speed away (they leave ~5 %), with the rows in order and reversed, on the
+/// calling thread and in regions, and give the same bits whether the solver's executor has
+/// one thread or two; 30 preconditioned by
 /// Jacobi leave more than half of it (the push crosses the stack about a layer an
 /// iteration).
 #[test]
@@ -209,25 +220,36 @@ fn deep_stack_is_crossed_in_few_iterations() {
     reversed.rows.reverse();
     for (order, rows) in [("in order", rows), ("reversed", reversed)] {
         let before = closing(&rows);
-        let run = |executor: Arc<dyn Executor>| {
+        let run = |executor: Arc<dyn Executor>, preconditioner| {
             let mut r = rows.clone();
             r.set_executor(&ExecutorHandle {
                 executor,
                 min_bodies: 0,
             });
-            let done = r.conjugate_gradient(30, 0.0, Preconditioner::GaussSeidel);
+            let done = r.conjugate_gradient(30, 0.0, preconditioner);
             let bits: Vec<u64> = (r.bodies.iter())
                 .flat_map(|b| [b.vel.x.to_bits(), b.vel.y.to_bits()])
                 .chain(r.rows.iter().map(|row| row.acc.to_bits()))
                 .collect();
             (done, bits, closing(&r))
         };
-        let (done, one, after) = run(Arc::new(Serial));
-        let (done_two, two, _) = run(Arc::new(super::super::team::Two));
-        assert_eq!(done, 30, "{order}");
-        assert_eq!(done_two, done, "{order}");
-        assert!(one == two, "{order}: the two runs differ");
-        assert!(after < 0.1 * before, "{order}: closing {before} → {after}");
+        for preconditioner in [
+            Preconditioner::GaussSeidel,
+            Preconditioner::GaussSeidelRegions,
+        ] {
+            let (done, one, after) = run(Arc::new(Serial), preconditioner);
+            let (done_two, two, _) = run(Arc::new(super::super::team::Two), preconditioner);
+            assert_eq!(done, 30, "{order}, {preconditioner:?}");
+            assert_eq!(done_two, done, "{order}, {preconditioner:?}");
+            assert!(
+                one == two,
+                "{order}, {preconditioner:?}: the two runs differ"
+            );
+            assert!(
+                after < 0.1 * before,
+                "{order}, {preconditioner:?}: closing {before} → {after}"
+            );
+        }
         let mut jacobi = rows.clone();
         jacobi.conjugate_gradient(30, 0.0, Preconditioner::Jacobi);
         let left = closing(&jacobi);
@@ -236,19 +258,25 @@ fn deep_stack_is_crossed_in_few_iterations() {
 }
 
 /// The preconditioner (a forward and a backward Gauss–Seidel sweep, in the order of the
-/// runs) is a symmetric, positive-definite operator, as conjugate gradients need: on the
-/// rows of the redundant lattice and two random residuals `u`, `v`,
-/// `u·M⁻¹v = v·M⁻¹u` to rounding and `u·M⁻¹u > 0`.
+/// runs, on the calling thread or in regions) is a symmetric, positive-definite operator,
+/// as conjugate gradients need: on the rows of the redundant lattice and two random
+/// residuals `u`, `v`, `u·M⁻¹v = v·M⁻¹u` to rounding and `u·M⁻¹u > 0`.
 #[test]
 fn preconditioner_is_symmetric_and_positive() {
+    for (preconditioner, blocks) in [
+        (Preconditioner::GaussSeidel, 1),
+        (Preconditioner::GaussSeidelRegions, 3),
+    ] {
+        symmetric_and_positive(preconditioner, blocks);
+    }
+}
+
+fn symmetric_and_positive(preconditioner: Preconditioner, blocks: usize) {
     let (mut rows, _) = redundant_lattice(0.0);
     // Loads the active rows (every row) without iterating.
-    assert_eq!(
-        rows.conjugate_gradient(0, 0.0, Preconditioner::GaussSeidel),
-        0
-    );
+    assert_eq!(rows.conjugate_gradient(0, 0.0, preconditioner), 0);
     let cg = &mut rows.conjugate;
-    assert_eq!(cg.blocks.len(), 3);
+    assert_eq!(cg.blocks.len(), blocks);
     let n: usize = cg.blocks.iter().map(|b| b.rows.len()).sum();
     assert!(n > 300, "{n} rows");
     let mut seed = 11u64;
@@ -314,7 +342,7 @@ fn a_jam_presses_on_static_only_through_a_row_with_an_impulse() {
 fn the_regions_share_no_moving_body_and_the_separator_is_thin() {
     let mut rows = super::super::coloured::tests::stack(120, 80);
     rows.rows.iter_mut().for_each(|r| r.acc = 1e-9);
-    rows.conjugate_gradient(0, 0.0, Preconditioner::GaussSeidel);
+    rows.conjugate_gradient(0, 0.0, Preconditioner::GaussSeidelRegions);
     let cg = &rows.conjugate;
     let sizes: Vec<usize> = cg.blocks.iter().map(|b| b.rows.len()).collect();
     let total: usize = sizes.iter().sum();
