@@ -880,6 +880,9 @@ impl Simulation {
     /// ([`GAUSS_SEIDEL_ITERATIONS`], or [`GAUSS_SEIDEL_ANCHORED_ITERATIONS`] when
     /// `anchored`: it presses on a wall, a static or a kinematic body), a smaller one by
     /// Jacobi ([`CONJUGATE_ITERATIONS`], or [`TRIGGERED_ITERATIONS`] when `anchored`).
+    /// Gauss–Seidel's sweeps run on the executor's threads for jams without gravity and
+    /// steered jams, on the calling thread for piles under gravity (see
+    /// `Preconditioner::GaussSeidelRegions`).
     fn correct_every_other_step(
         &mut self,
         rows: &mut crate::contact_rows::ContactRows,
@@ -888,8 +891,6 @@ impl Simulation {
     ) {
         use crate::contact_rows::Preconditioner;
         if !self.memory.corrected {
-            // Jams without gravity and steered jams on the threads; piles under gravity
-            // keep the calling thread's order (see `Preconditioner::GaussSeidelRegions`).
             let gauss_seidel = if self.jam_up() == DVec2::ZERO {
                 Preconditioner::GaussSeidelRegions
             } else {
