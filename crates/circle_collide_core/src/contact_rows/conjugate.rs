@@ -226,8 +226,9 @@ impl Conjugate {
             if !(largest > tolerance && rz > 0.0 && rz.is_finite()) {
                 return done;
             }
-            Block::direction(&block.rows, &mut block.v, &mut block.dv, beta, w);
-            let pq = Block::read_back(&block.rows, &mut block.v, &[&block.dv]);
+            block.dv.fill(DVec2::ZERO);
+            Block::direction(&block.rows, &mut block.v, &mut block.dv[..], beta, w);
+            let pq = Block::read_back(&block.rows, &mut block.v, &block.dv[..]);
             if pq.is_nan() || pq <= 0.0 {
                 return done;
             }
@@ -284,37 +285,34 @@ impl Block {
     }
 
     /// The search direction `p ← z + beta p` of a block's `rows`, its velocity change
-    /// added up over them in `dv` (inverse masses `w`).
-    fn direction(rows: &[CgRow], v: &mut Vectors, dv: &mut [DVec2], beta: f64, w: &[f64]) {
+    /// added to `dv` (inverse masses `w`; the caller clears what must start at zero).
+    fn direction<C: Changes + ?Sized>(
+        rows: &[CgRow],
+        v: &mut Vectors,
+        dv: &mut C,
+        beta: f64,
+        w: &[f64],
+    ) {
         let n = rows.len();
         let (z, p) = (&v.z[..n], &mut v.p[..n]);
-        dv.fill(DVec2::ZERO);
         for i in 0..n {
             let ps = z[i] + beta * p[i];
             p[i] = ps;
-            add(rows[i], ps, dv, w);
+            dv.add(rows[i], ps, w);
         }
     }
 
     /// The closing speed `q = A p` the search direction takes away from each of a block's
-    /// `rows`, read back from the velocity changes every block's direction added up
-    /// (`dvs`, the block's own among them); returns the block's part of `p·q`.
-    fn read_back(rows: &[CgRow], v: &mut Vectors, dvs: &[&[DVec2]]) -> f64 {
+    /// `rows`, read back from `dv` (which holds the velocity change of every row's
+    /// direction at these rows' bodies); returns the block's part of `p·q`.
+    fn read_back<C: Changes + ?Sized>(rows: &[CgRow], v: &mut Vectors, dv: &C) -> f64 {
         let n = rows.len();
         let (p, q) = (&v.p[..n], &mut v.q[..n]);
         let mut pq = 0.0;
-        if let [dv] = dvs {
-            for i in 0..n {
-                let qi = closing(rows[i], dv);
-                q[i] = qi;
-                pq += p[i] * qi;
-            }
-        } else {
-            for i in 0..n {
-                let qi = dvs.iter().map(|dv| closing(rows[i], dv)).sum::<f64>();
-                q[i] = qi;
-                pq += p[i] * qi;
-            }
+        for i in 0..n {
+            let qi = dv.closing(rows[i]);
+            q[i] = qi;
+            pq += p[i] * qi;
         }
         pq
     }
@@ -359,4 +357,23 @@ fn add(row: CgRow, impulse: f64, dv: &mut [DVec2], w: &[f64]) {
     let (a, b) = (row.a as usize, row.b as usize);
     dv[a] -= push * w[a];
     dv[b] += push * w[b];
+}
+
+/// Velocity changes a sweep reads and adds to: one array, or the separator's view of the
+/// two regions' arrays ([`blocks`]).
+trait Changes {
+    fn closing(&self, row: CgRow) -> f64;
+    fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]);
+}
+
+impl Changes for [DVec2] {
+    #[inline(always)]
+    fn closing(&self, row: CgRow) -> f64 {
+        closing(row, self)
+    }
+
+    #[inline(always)]
+    fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]) {
+        add(row, impulse, self, w);
+    }
 }

@@ -23,7 +23,7 @@
 //! coupling between them: the march of 2000 left the push-out 1000–1900 moves a step
 //! instead of 100–700, and its steps got slower.
 
-use super::{Block, CgRow, Conjugate, STREAMS, Vectors, add, closing};
+use super::{Block, CgRow, Changes, Conjugate, STREAMS, Vectors};
 use crate::contact_rows::{Row, team};
 use crate::parallel::Executor;
 use glam::DVec2;
@@ -117,16 +117,6 @@ impl<'a> Split<'a> {
         } else {
             &mut self.upper[slot as usize]
         }
-    }
-
-    fn closing(&self, row: CgRow) -> f64 {
-        (self.get(row.b) - self.get(row.a)).dot(row.normal)
-    }
-
-    fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]) {
-        let push = row.normal * impulse;
-        *self.at(row.a) -= push * w[row.a as usize];
-        *self.at(row.b) += push * w[row.b as usize];
     }
 }
 
@@ -240,17 +230,18 @@ impl Conjugate {
                 DIRECTION => {
                     let mut dv = lock(&dvs[k]);
                     dv[ranges[k].clone()].fill(DVec2::ZERO);
-                    Block::direction(rows, &mut v, &mut dv, beta(), w);
+                    Block::direction(rows, &mut v, &mut dv[..], beta(), w);
                 }
                 SEPARATOR_DIRECTION => {
                     let (mut lower, mut upper) = (lock(&dvs[LOWER]), lock(&dvs[UPPER]));
                     let mut dv = Split::of(&mut lower, &mut upper, from);
-                    let pq = separator_direction(rows, &mut v, &mut dv, beta(), w);
-                    sums.set(period, k, PQ, pq);
+                    // Added to the regions' changes, which hold theirs: then read back.
+                    Block::direction(rows, &mut v, &mut dv, beta(), w);
+                    sums.set(period, k, PQ, Block::read_back(rows, &mut v, &dv));
                 }
                 TAKE_AWAY => {
                     let dv = lock(&dvs[k]);
-                    sums.set(period, k, PQ, Block::read_back(rows, &mut v, &[&dv]));
+                    sums.set(period, k, PQ, Block::read_back(rows, &mut v, &dv[..]));
                 }
                 FORWARD => {
                     let mut dv = lock(&dvs[k]);
@@ -311,59 +302,16 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Velocity changes a sweep reads and adds to: a region's own array, or the separator's
-/// view of both.
-pub(super) trait Changes {
-    fn closing(&self, row: CgRow) -> f64;
-    fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]);
-}
-
-impl Changes for [DVec2] {
-    #[inline(always)]
-    fn closing(&self, row: CgRow) -> f64 {
-        closing(row, self)
-    }
-
-    #[inline(always)]
-    fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]) {
-        add(row, impulse, self, w);
-    }
-}
-
 impl Changes for Split<'_> {
     fn closing(&self, row: CgRow) -> f64 {
-        Split::closing(self, row)
+        (self.get(row.b) - self.get(row.a)).dot(row.normal)
     }
 
     fn add(&mut self, row: CgRow, impulse: f64, w: &[f64]) {
-        Split::add(self, row, impulse, w);
+        let push = row.normal * impulse;
+        *self.at(row.a) -= push * w[row.a as usize];
+        *self.at(row.b) += push * w[row.b as usize];
     }
-}
-
-/// The separator's search direction `p ← z + beta p`, its velocity change added to the
-/// regions' (which hold theirs), and the closing speeds `q` it then reads back; returns
-/// its part of `p·q`.
-fn separator_direction(
-    rows: &[CgRow],
-    v: &mut Vectors,
-    dv: &mut Split,
-    beta: f64,
-    w: &[f64],
-) -> f64 {
-    let n = rows.len();
-    let (z, p, q) = (&v.z[..n], &mut v.p[..n], &mut v.q[..n]);
-    for i in 0..n {
-        let ps = z[i] + beta * p[i];
-        p[i] = ps;
-        dv.add(rows[i], ps, w);
-    }
-    let mut pq = 0.0;
-    for i in 0..n {
-        let qi = dv.closing(rows[i]);
-        q[i] = qi;
-        pq += p[i] * qi;
-    }
-    pq
 }
 
 /// The step `alpha` along a block's search direction — the impulses `x += alpha p`, the

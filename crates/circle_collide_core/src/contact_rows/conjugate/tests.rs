@@ -3,6 +3,13 @@
 use super::super::{Row, RowBody};
 use super::*;
 
+/// Every preconditioner, for the tests that hold for each.
+const ALL: [Preconditioner; 3] = [
+    Preconditioner::Jacobi,
+    Preconditioner::GaussSeidel,
+    Preconditioner::GaussSeidelRegions,
+];
+
 /// A column of 20 unit masses moving into a wall at 1 unit/s: the exact answer is
 /// every body at rest (a chain of 20 rows, which Gauss–Seidel takes ~20 passes to
 /// cross once); conjugate gradients reach it (exactly, in as many iterations as
@@ -31,11 +38,7 @@ fn column_against_a_wall_stops_exactly() {
             inv_w: 1.0 / w,
         });
     }
-    for preconditioner in [
-        Preconditioner::Jacobi,
-        Preconditioner::GaussSeidel,
-        Preconditioner::GaussSeidelRegions,
-    ] {
+    for preconditioner in ALL {
         let mut rows = rows.clone();
         let done = rows.conjugate_gradient(100, 1e-9, preconditioner);
         for b in &rows.bodies[1..] {
@@ -130,11 +133,7 @@ fn gaps_in_a_redundant_lattice_do_not_stall_the_iterations() {
 /// Runs up to 400 iterations on `rows`, with either preconditioner, and asserts that
 /// afterwards no row's bodies close or open faster than 10⁻⁶ (the allowances not counted).
 fn stops_closing(rows: ContactRows) {
-    for preconditioner in [
-        Preconditioner::Jacobi,
-        Preconditioner::GaussSeidel,
-        Preconditioner::GaussSeidelRegions,
-    ] {
+    for preconditioner in ALL {
         let mut rows = rows.clone();
         let done = rows.conjugate_gradient(400, 1e-9, preconditioner);
         let worst = (rows.rows.iter())
