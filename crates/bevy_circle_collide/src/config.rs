@@ -150,7 +150,7 @@ pub struct CircleCollideConfig {
     pub report_resting_impacts: bool,
     /// Gauss–Seidel passes of the contact solver, warm-started from the last step's
     /// impulses ([`ContactMemory`](crate::ContactMemory)). Default `16`. Without gravity
-    /// a solve of many contacts takes more (up to three times this; see
+    /// a solve of many contacts takes more (up to twice this; see
     /// `circle_collide_core::contacts::deep_jam_passes`).
     pub contact_iterations: u32,
     /// Under gravity, finish the contact solver with a bottom-up shock-propagation pass

@@ -67,7 +67,7 @@ pub struct StepConfig {
     pub resting_speed: Option<f64>,
     /// Gauss–Seidel passes of the contact solver (warm-started from the last step's
     /// impulses). Default `16`. Without gravity a solve of many contacts takes more
-    /// ([`deep_jam_passes`](crate::contacts::deep_jam_passes): up to three times this).
+    /// ([`deep_jam_passes`](crate::contacts::deep_jam_passes): up to twice this).
     pub contact_iterations: u32,
     /// Sleeping: islands of touching bodies that stay slow fall asleep and cost almost
     /// nothing until woken. Default [`SleepConfig::default`].

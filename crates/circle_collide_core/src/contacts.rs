@@ -163,26 +163,46 @@ pub const RELAXATION: f64 = 1.4;
 pub const DEEP_JAM_CONTACTS: usize = 2000;
 
 /// The passes of a solve without gravity with `contacts` contacts, `passes` configured:
-/// `passes × √(contacts / DEEP_JAM_CONTACTS)`, at least `passes` and at most three times
-/// it. Gauss–Seidel carries a push one layer of a jam per pass, and a jam's layers grow as
-/// the square root of its contacts. Measured (core, late-half medians): steered crowds of
-/// 9000–11000 (300 steps) from a mean of 9.9 to 8.6 ms per step, of 1600–3000 (12 sizes)
-/// 3.09 → 3.06 ms with the mean worst step 8.1 → 6.2 ms, of 800–1500 1.24 → 1.22 ms;
-/// with 1000 contacts as the scale the largest crowds gained more (7.0 ms) but those of
-/// 800–1500 lost 8 %.
+/// `passes × √(contacts / DEEP_JAM_CONTACTS)`, at least `passes` and at most
+/// [`DEEP_JAM_MAX_FACTOR`] times it. Gauss–Seidel carries a push one layer of a jam per
+/// pass, and a jam's layers grow as the square root of its contacts. Measured (core,
+/// late-half medians, with a cap of three): steered crowds of 9000–11000 (300 steps) from
+/// a mean of 9.9 to 8.6 ms per step, of 1600–3000 (12 sizes) 3.09 → 3.06 ms with the mean
+/// worst step 8.1 → 6.2 ms, of 800–1500 1.24 → 1.22 ms; with 1000 contacts as the scale
+/// the largest crowds gained more (7.0 ms) but those of 800–1500 lost 8 %.
 ///
 /// ```
 /// use circle_collide_core::contacts::deep_jam_passes;
 /// assert_eq!(deep_jam_passes(16, 1_000), 16);
+/// assert_eq!(deep_jam_passes(16, 4_500), 24);
 /// assert_eq!(deep_jam_passes(16, 8_000), 32);
-/// assert_eq!(deep_jam_passes(16, 1_000_000), 48);
+/// assert_eq!(deep_jam_passes(16, 1_000_000), 32);
 /// ```
 pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
     let factor = (contacts as f64 / DEEP_JAM_CONTACTS as f64)
         .sqrt()
-        .clamp(1.0, 3.0);
+        .clamp(1.0, DEEP_JAM_MAX_FACTOR);
     (f64::from(passes) * factor).round() as u32
 }
+
+/// The most [`deep_jam_passes`] multiplies the configured passes by (reached at 8000
+/// contacts): the velocity passes of a deep jam without gravity, and its position
+/// correction's ([`CORRECTION_PASSES`]). Was three until the twenty-ninth session: since
+/// the deep jams' correction is preconditioned by symmetric Gauss–Seidel (twenty-seventh
+/// session, `GAUSS_SEIDEL_CONTACTS`) it carries the smooth part of the push that the
+/// extra passes used to, and the passes beyond 32 cost more than the push-out's moves
+/// they save. Measured (core, two threads, the steered crowd of 10,000 over 600 steps,
+/// ~9800 solver contacts a step in its late half; draws `NUDGE=2…8`, the same draws both
+/// ways): late-half medians 10.39 / 10.20 / 12.24 / 10.80 / 9.69 / 9.61 / 9.86 → 9.51 /
+/// 9.41 / 8.92 / 9.74 / 9.34 / 9.31 / 9.56 ms (faster in all seven, mean −9.6 %), no
+/// overlap left in any step either way, the push-out's moves a step 445 / 459 / 419 / 289
+/// / 232 / 416 / 320 → 545 / 399 / 563 / 279 / 256 / 997 / 489; the crowd of 7000 (draws
+/// 6–8) 7.57 / 8.44 / 7.98 → 6.55 / 7.63 / 8.01 ms; a cap of 1.5 was no better than 2
+/// (draws 2–5: 10.57 / 10.23 / 8.58 / 9.16 ms); the crowd against a wall of 10,000 level
+/// (draws 2–5: 5.32 / 5.42 / 5.45 / 4.73 → 5.72 / 5.11 / 5.48 / 5.17 ms). Solves below
+/// 8000 contacts (the crowds of up to ~4000, the marches and walkers of 2000) are not
+/// affected, bit for bit.
+pub const DEEP_JAM_MAX_FACTOR: f64 = 2.0;
 
 /// A solve of at least this many smooth contacts takes its passes in colour order, each
 /// colour's rows shared out between the executor's threads (bit for bit the same on any
@@ -333,8 +353,8 @@ pub const CONJUGATE_TOLERANCE: f64 = 0.005;
 /// correction.
 pub const CORRECTION_RATE: f64 = 0.5;
 /// Position correction: Gauss–Seidel passes over the solver's rows, scaled with the solve's
-/// contacts like the velocity passes ([`deep_jam_passes`]: 4 up to 2000 contacts, 12
-/// from 18,000). A jam's layers grow as the square root of its contacts, and what the
+/// contacts like the velocity passes ([`deep_jam_passes`]: 4 up to 2000 contacts, 8
+/// from 8000; 12 from 18,000 until the twenty-ninth session, [`DEEP_JAM_MAX_FACTOR`]). A jam's layers grow as the square root of its contacts, and what the
 /// correction leaves the push-out separates at a higher cost. Measured (core, steered
 /// crowds, 600 steps, late-half medians, one run each, 2026-11-26): 4 → scaled, crowds of
 /// 500–2400 (six sizes) level (−1 % to +5 %); 8000 / 9000 / 10,000 / 11,000 / 12,000:
