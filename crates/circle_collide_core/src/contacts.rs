@@ -354,8 +354,9 @@ pub const CONJUGATE_TOLERANCE: f64 = 0.005;
 pub const CORRECTION_RATE: f64 = 0.5;
 /// Position correction: Gauss–Seidel passes over the solver's rows, scaled with the solve's
 /// contacts like the velocity passes ([`deep_jam_passes`]: 4 up to 2000 contacts, 8
-/// from 8000; 12 from 18,000 until the twenty-ninth session, [`DEEP_JAM_MAX_FACTOR`]). A jam's layers grow as the square root of its contacts, and what the
-/// correction leaves the push-out separates at a higher cost. Measured (core, steered
+/// from 8000; 12 from 18,000 until the twenty-ninth session, [`DEEP_JAM_MAX_FACTOR`]). A
+/// jam's layers grow as the square root of its contacts, and what the correction leaves
+/// the push-out separates at a higher cost. Measured (core, steered
 /// crowds, 600 steps, late-half medians, one run each, 2026-11-26): 4 → scaled, crowds of
 /// 500–2400 (six sizes) level (−1 % to +5 %); 8000 / 9000 / 10,000 / 11,000 / 12,000:
 /// 29.7 / 25.9 / 37.6 / 36.9 / 36.4 → 28.7 / 26.0 / 29.8 / 30.7 / 33.0 ms, steps leaving
