@@ -222,12 +222,13 @@ pub const STEERED_JAM_CONTACTS: usize = 500;
 /// A solve without gravity of at least this many contacts gets a conjugate-gradient
 /// correction ([`GAUSS_SEIDEL_ITERATIONS`] iterations preconditioned by symmetric
 /// Gauss–Seidel, [`CONJUGATE_ITERATIONS`] Jacobi-preconditioned ones until the
-/// twenty-seventh session, after [`CONJUGATE_FIRST_PASSES`] passes, see `docs/contacts.md`, "Conjugate gradients for deep jams"), in every other
-/// step (not in a step after one that ran it: [`ContactMemory::corrected`]; since the
-/// nineteenth session: `docs/contacts.md`, "The correction every other step"). Gauss–Seidel
-/// carries a push about one layer of a jam per pass; a jam this large (a steered crowd of
-/// about 4000 circles) is deeper than its passes reach, and what they leave is a smooth
-/// error that conjugate gradients take out in a few dozen iterations. The rows that push
+/// twenty-seventh session, after [`CONJUGATE_FIRST_PASSES`] passes, see
+/// `docs/contacts.md`, "Conjugate gradients for deep jams"), in every other step (not in
+/// a step after one that ran it: [`ContactMemory::corrected`]; since the nineteenth
+/// session: `docs/contacts.md`, "The correction every other step"). Gauss–Seidel carries
+/// a push about one layer of a jam per pass; a jam this large (a steered crowd of about
+/// 4000 circles) is deeper than its passes reach, and what they leave is a smooth error
+/// that conjugate gradients take out in a few dozen iterations. The rows that push
 /// after the first passes are solved as equalities, the impulses clamped at zero, and
 /// the remaining passes settle the rest. Measured (core, 600 steps, late-half medians,
 /// one run each): steered crowds of 6000 / 8000 / 10,000 / 11,000 / 12,000 from 28.9 /
