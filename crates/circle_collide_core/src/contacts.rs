@@ -159,7 +159,9 @@ pub const MAX_PASS_FACTOR: u32 = 4;
 pub const RELAXATION: f64 = 1.4;
 
 /// Without gravity, a solve of more than this many contacts gets more passes
-/// ([`deep_jam_passes`]).
+/// ([`deep_jam_passes`]: steered jams under gravity and the position correction; a crowd's
+/// velocity passes from [`CROWD_PASS_CONTACTS`] since the twenty-ninth session), and the
+/// conjugate-gradient trigger ([`CONJUGATE_TRIGGER`]).
 pub const DEEP_JAM_CONTACTS: usize = 2000;
 
 /// The passes of a solve without gravity with `contacts` contacts, `passes` configured:
@@ -179,11 +181,57 @@ pub const DEEP_JAM_CONTACTS: usize = 2000;
 /// assert_eq!(deep_jam_passes(16, 1_000_000), 32);
 /// ```
 pub fn deep_jam_passes(passes: u32, contacts: usize) -> u32 {
-    let factor = (contacts as f64 / DEEP_JAM_CONTACTS as f64)
+    passes_scaled(passes, contacts, DEEP_JAM_CONTACTS)
+}
+
+/// The velocity passes of a solve without gravity that is not a steered jam (a crowd, a
+/// top-down game): `passes × √(contacts / CROWD_PASS_CONTACTS)`, at least `passes` and at
+/// most [`DEEP_JAM_MAX_FACTOR`] times it — [`deep_jam_passes`] on a larger scale.
+///
+/// ```
+/// use circle_collide_core::contacts::crowd_passes;
+/// assert_eq!(crowd_passes(16, 4_000), 16);
+/// assert_eq!(crowd_passes(16, 9_000), 24);
+/// assert_eq!(crowd_passes(16, 1_000_000), 32);
+/// ```
+pub fn crowd_passes(passes: u32, contacts: usize) -> u32 {
+    passes_scaled(passes, contacts, CROWD_PASS_CONTACTS)
+}
+
+/// `passes × √(contacts / scale)`, at least `passes`, at most [`DEEP_JAM_MAX_FACTOR`] times.
+fn passes_scaled(passes: u32, contacts: usize, scale: usize) -> u32 {
+    let factor = (contacts as f64 / scale as f64)
         .sqrt()
         .clamp(1.0, DEEP_JAM_MAX_FACTOR);
     (f64::from(passes) * factor).round() as u32
 }
+
+/// The scale of a crowd's velocity passes without gravity ([`crowd_passes`]): more than
+/// the configured passes from this many contacts, not from [`DEEP_JAM_CONTACTS`] as before
+/// the twenty-ninth session. The conjugate-gradient correction (triggered from
+/// [`DEEP_JAM_CONTACTS`], preconditioned by symmetric Gauss–Seidel from
+/// [`GAUSS_SEIDEL_CONTACTS`]) now carries the push across a mid-size jam, and the extra
+/// passes cost more than they save. Steered jams under gravity (walkers, marches) keep
+/// [`deep_jam_passes`]: on this scale the marches of 2000 left the push-out 2–8× the moves
+/// and their mean step rose (core, draws 0–2: 2.97 / 3.01 / 2.95 → 3.26 / 3.11 / 3.11 ms).
+/// The position correction's passes keep [`deep_jam_passes`] too.
+///
+/// Measured (core, two threads, 600 steps, late-half medians, the same draws `NUDGE=k`
+/// both ways; no step left an overlap past the slop in any run): the crowd of 2000 (~3900
+/// contacts, 22 → 16 passes), draws 0–5, 1.595 / 1.597 / 1.655 / 1.590 / 1.710 / 1.618 →
+/// 1.409 / 1.503 / 1.529 / 1.527 / 1.510 / 1.526 ms (faster in all six, −7.8 %); draws 0–2:
+/// the crowds of 3000 2.84 / 2.97 / 2.77 → 2.63 / 2.63 / 2.63 and 5000 6.23 / 4.75 / 5.67 →
+/// 5.25 / 4.57 / 5.57, the elastic crowd of 2000 1.61 / 1.64 / 1.55 → 1.51 / 1.49 / 1.54,
+/// the crowd at a pillar 1.74 / 1.63 / 1.74 → 1.59 / 1.49 / 1.50; level: the crowd of
+/// 10,000 over 600 steps (draws 2–4: 9.22 / 9.21 / 8.31 → 10.29 / 8.29 / 7.75) and 300
+/// (2.67 / 2.47 → 2.81 / 2.38), the wall crowd of 10,000 (4.28 / 4.24 / 4.75 → 4.21 / 4.99
+/// / 4.16); a little dearer: the crowd of 2000 against a wall (draws 0–5, mean 1.94 →
+/// 1.97 ms, three draws each way). Through the plugin (runner, five alternated
+/// repetitions, medians of the late-half medians): the crowd of 2000 2.43 → 2.27 ms, of
+/// 1000 1.16 → 1.10, the wall crowd of 2000 2.69 → 2.73 (mean step +2 %), the crowd of 500
+/// (the same bits) 0.66 / 0.67. A scale of 3000 gained about half as much on the crowd of
+/// 2000.
+pub const CROWD_PASS_CONTACTS: usize = 4000;
 
 /// The most [`deep_jam_passes`] multiplies the configured passes by (reached at 8000
 /// contacts): the velocity passes of a deep jam without gravity, and its position
@@ -820,7 +868,13 @@ impl Simulation {
         }
         // Over-relaxed without gravity (crowds, top-down games); see `RELAXATION`.
         let (passes, relaxation) = if up == DVec2::ZERO {
-            (deep_jam_passes(passes, self.resting.len()), RELAXATION)
+            // A steered jam under gravity keeps the deep-jam scale (`CROWD_PASS_CONTACTS`).
+            let passes = if self.steered_jam {
+                deep_jam_passes(passes, self.resting.len())
+            } else {
+                crowd_passes(passes, self.resting.len())
+            };
+            (passes, RELAXATION)
         } else {
             (passes, 1.0)
         };
