@@ -77,7 +77,8 @@
 //! the touching list). Every faster change of velocity is an event-loop impact.
 //!
 //! **Without gravity** the passes are over-relaxed ([`RELAXATION`]), a large solve gets
-//! more of them ([`deep_jam_passes`]), and the solver's contacts also plan a *position
+//! more of them ([`crowd_passes`]; [`deep_jam_passes`] in a steered jam under gravity), and
+//! the solver's contacts also plan a *position
 //! correction* (split impulses: Gauss–Seidel passes on the same rows in position units,
 //! which move positions and never velocities), applied at the end of the step before
 //! the push-out: each contact's overlap at the start of the step is taken
@@ -164,7 +165,9 @@ pub const RELAXATION: f64 = 1.4;
 /// conjugate-gradient trigger ([`CONJUGATE_TRIGGER`]).
 pub const DEEP_JAM_CONTACTS: usize = 2000;
 
-/// The passes of a solve without gravity with `contacts` contacts, `passes` configured:
+/// The passes of a steered jam under gravity, and of the position correction of any solve
+/// without gravity, with `contacts` contacts, `passes` configured (a crowd's velocity passes
+/// take [`crowd_passes`] since the twenty-ninth session; before, this served them too):
 /// `passes × √(contacts / DEEP_JAM_CONTACTS)`, at least `passes` and at most
 /// [`DEEP_JAM_MAX_FACTOR`] times it. Gauss–Seidel carries a push one layer of a jam per
 /// pass, and a jam's layers grow as the square root of its contacts. Measured (core,
@@ -233,9 +236,12 @@ fn passes_scaled(passes: u32, contacts: usize, scale: usize) -> u32 {
 /// 2000.
 pub const CROWD_PASS_CONTACTS: usize = 4000;
 
-/// The most [`deep_jam_passes`] multiplies the configured passes by (reached at 8000
-/// contacts): the velocity passes of a deep jam without gravity, and its position
-/// correction's ([`CORRECTION_PASSES`]). Was three until the twenty-ninth session: since
+/// The most [`deep_jam_passes`] and [`crowd_passes`] multiply the configured passes by
+/// (reached at 8000 contacts on the deep-jam scale, 16,000 on a crowd's): the velocity
+/// passes of a deep jam without gravity, and its position correction's
+/// ([`CORRECTION_PASSES`]). Measured below on the deep-jam scale, which a crowd's passes
+/// still took then (`CROWD_PASS_CONTACTS` came after). Was three until the twenty-ninth
+/// session: since
 /// the deep jams' correction is preconditioned by symmetric Gauss–Seidel (twenty-seventh
 /// session, `GAUSS_SEIDEL_CONTACTS`) it carries the smooth part of the push that the
 /// extra passes used to, and the passes beyond 32 cost more than the push-out's moves
