@@ -946,23 +946,23 @@ fn a_jam_of_19_000_contacts_steered_into_itself_stops_closing_in_one_step() {
     // (`CONJUGATE_CONTACTS`) the fastest closing is 0.057 units/s (with 48 passes, before
     // the twenty-ninth session, 0.19 and 0.035): 0.001 units over the step, a fifth of the
     // slop, for the push-out.
-    let fastest_closing = |correction: bool| {
-        let (side, r) = (80, 0.5);
-        let mut rng = common::Rng(11);
-        let mut nudge = || rng.range(-0.002 * r, 0.002 * r);
-        let mut bodies = Vec::new();
-        for j in 0..side {
-            for i in 0..side {
-                let p = DVec2::new(
-                    2.0 * r * i as f64 + r * (j % 2) as f64,
-                    3f64.sqrt() * r * j as f64,
-                );
-                bodies.push(
-                    BodyDesc::new(p + DVec2::new(nudge(), nudge()), r, 1.0).with_restitution(0.2),
-                );
-            }
+    let (side, r) = (80, 0.5);
+    let mut rng = common::Rng(11);
+    let mut nudge = || rng.range(-0.002 * r, 0.002 * r);
+    let mut bodies = Vec::new();
+    for j in 0..side {
+        for i in 0..side {
+            let p = DVec2::new(
+                2.0 * r * i as f64 + r * (j % 2) as f64,
+                3f64.sqrt() * r * j as f64,
+            );
+            bodies.push(
+                BodyDesc::new(p + DVec2::new(nudge(), nudge()), r, 1.0).with_restitution(0.2),
+            );
         }
-        let centre = bodies.iter().map(|b| b.position).sum::<DVec2>() / bodies.len() as f64;
+    }
+    let centre = bodies.iter().map(|b| b.position).sum::<DVec2>() / bodies.len() as f64;
+    let fastest_closing = |correction: bool| {
         let config = StepConfig {
             gravity: DVec2::ZERO,
             conjugate_correction: correction,
