@@ -49,6 +49,7 @@ mod groups;
 mod impacts;
 pub mod impulse;
 mod integrate;
+mod key_sort;
 pub mod level;
 pub mod manifold;
 mod memory_order;

@@ -25,7 +25,9 @@ impl Simulation {
         order.extend((self.bodies.keys.iter().enumerate()).map(|(i, &k)| (k, i as u32)));
         // Bodies added in key order (the core's default keys) need no sort.
         if !order.is_sorted_by_key(|&(k, _)| k) {
-            order.sort_unstable();
+            // Stable by key from index order: ties (equal keys) by index, as a sort of the
+            // `(key, index)` pairs would leave them.
+            crate::key_sort::sort_by_key(order, &mut self.key_scratch, |&(k, _)| k);
         }
         self.key_order_valid = true;
     }

@@ -84,6 +84,9 @@ pub struct Simulation {
     /// Whether `key_order` holds the current bodies (cleared when bodies are added or
     /// removed; see [`sort_keys`](Self::sort_keys)).
     pub(crate) key_order_valid: bool,
+    /// Scratch of the radix sorts of `sort_keys` and `mark_speculative`.
+    pub(crate) key_scratch: Vec<(u64, u32)>,
+    pub(crate) memory_keys: Vec<(u64, u32)>,
     /// Scratch of `remember_contacts`: each body's place in `key_order`, and the
     /// contacts grouped by their first body's place (compressed rows).
     pub(crate) key_rank: Vec<u32>,
@@ -457,6 +460,8 @@ impl Simulation {
                     + cap(&self.memory_rows)
                     + cap(&self.impact_scratch)
                     + cap(&self.key_order)
+                    + cap(&self.key_scratch)
+                    + cap(&self.memory_keys)
                     + self.bottom_up.heap_bytes()
                     + cap(&self.key_rank)
                     + cap(&self.rank_start)
