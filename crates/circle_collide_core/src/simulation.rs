@@ -87,6 +87,8 @@ pub struct Simulation {
     /// Scratch of the radix sorts of `sort_keys` and `mark_speculative`.
     pub(crate) key_scratch: Vec<(u64, u32)>,
     pub(crate) memory_keys: Vec<(u64, u32)>,
+    /// Scratch of `mark_speculative`: the body of each key, by key.
+    pub(crate) key_table: Vec<u32>,
     /// Scratch of `remember_contacts`: each body's place in `key_order`, and the
     /// contacts grouped by their first body's place (compressed rows).
     pub(crate) key_rank: Vec<u32>,
@@ -462,6 +464,7 @@ impl Simulation {
                     + cap(&self.key_order)
                     + cap(&self.key_scratch)
                     + cap(&self.memory_keys)
+                    + cap(&self.key_table)
                     + self.bottom_up.heap_bytes()
                     + cap(&self.key_rank)
                     + cap(&self.rank_start)

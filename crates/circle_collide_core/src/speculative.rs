@@ -14,11 +14,13 @@ impl Simulation {
     /// speculative (its box widened for this step's broad phase).
     ///
     /// The keys the memory names (each contact's first key, and its partner's if a body)
-    /// are sorted (a radix sort, `key_sort`) and walked beside the bodies sorted by key
-    /// ([`sort_keys`](Self::sort_keys)): one walk instead of a binary search per contact
-    /// (through the plugin, whose keys are in no order, ~85 µs a step of the crowd of 2000
-    /// against a wall). A key that several bodies share marks each of them (keys are
-    /// meant to be unique; a wider box is never wrong, only dearer).
+    /// are looked up in a table from key to body when the keys are dense (the core's
+    /// indices, entity bits of one generation: [`KEY_TABLE_SPAN`]), else sorted (a radix
+    /// sort, `key_sort`) and walked beside the bodies sorted by key
+    /// ([`sort_keys`](Self::sort_keys)) — a binary search per contact until 2026-11-30
+    /// took ~85 µs a step of the crowd of 2000 against a wall through the plugin. A key
+    /// that several bodies share marks each of them (keys are meant to be unique; a
+    /// wider box is never wrong, only dearer).
     pub(crate) fn mark_speculative(&mut self) {
         if self.memory.is_empty() {
             return;
@@ -37,24 +39,56 @@ impl Simulation {
                 keys.push((b, 0));
             }
         }
-        crate::key_sort::sort_by_key(&mut keys, &mut self.key_scratch, |&(k, _)| k);
-        let (order, hot) = (&self.key_order, &mut self.bodies.hot);
-        let mut at = 0;
-        for &(key, _) in &keys {
-            while at < order.len() && order[at].0 < key {
-                at += 1;
+        let order = &self.key_order;
+        let hot = &mut self.bodies.hot;
+        let mut mark = |i: u32| {
+            let h = &mut hot[i as usize];
+            if h.inv_mass > 0.0 && !h.sensor() {
+                h.set_speculative(true);
             }
-            // Every body with this key (a repeated key in `keys` finds them again).
-            for &(_, i) in order[at..].iter().take_while(|&&(k, _)| k == key) {
-                let h = &mut hot[i as usize];
-                if h.inv_mass > 0.0 && !h.sensor() {
-                    h.set_speculative(true);
+        };
+        // Keys within a span of a few times the bodies (the core's indices; entity bits of
+        // one generation): a table from key to body, one read per key.
+        let span = match (order.first(), order.last()) {
+            (Some(&(low, _)), Some(&(high, _))) => high - low,
+            _ => u64::MAX,
+        };
+        let unique = order.windows(2).all(|w| w[0].0 != w[1].0);
+        if unique && span < KEY_TABLE_SPAN * order.len() as u64 {
+            let low = order[0].0;
+            let table = &mut self.key_table;
+            table.clear();
+            table.resize(span as usize + 1, u32::MAX);
+            for &(k, i) in order {
+                table[(k - low) as usize] = i;
+            }
+            for &(k, _) in &keys {
+                if let Some(&i) = k.checked_sub(low).and_then(|d| table.get(d as usize))
+                    && i != u32::MAX
+                {
+                    mark(i);
+                }
+            }
+        } else {
+            crate::key_sort::sort_by_key(&mut keys, &mut self.key_scratch, |&(k, _)| k);
+            let mut at = 0;
+            for &(key, _) in &keys {
+                while at < order.len() && order[at].0 < key {
+                    at += 1;
+                }
+                // Every body with this key (a repeated key in `keys` finds them again).
+                for &(_, i) in order[at..].iter().take_while(|&&(k, _)| k == key) {
+                    mark(i);
                 }
             }
         }
         self.memory_keys = keys;
     }
 }
+
+/// [`Simulation::mark_speculative`] finds the bodies by a table indexed by key when the
+/// bodies' keys span fewer than this many times their number (else by a sorted walk).
+const KEY_TABLE_SPAN: u64 = 8;
 
 #[cfg(test)]
 mod tests {
@@ -112,34 +146,39 @@ mod tests {
 
     /// Many bodies (the radix sort's length) with keys like entity bits in a scrambled
     /// order, a memory naming a third of them: exactly the awake dynamic bodies the memory
-    /// names are marked (checked against a search of the memory per body).
+    /// names are marked (checked against a search of the memory per body) — with keys
+    /// dense enough for the table, and spread too far for it (the sorted walk).
     #[test]
     fn many_scrambled_keys_mark_exactly_the_remembered_bodies() {
         let n = 900u64;
-        let mut sim = Simulation::new(StepConfig::default());
-        let key = |i: u64| (1 << 32) | (i * 7919 % 4099);
-        for i in 0..n {
-            let p = DVec2::new((i % 30) as f64 * 2.0, (i / 30) as f64 * 2.0);
-            let mass = if i % 50 == 0 { f64::INFINITY } else { 1.0 };
-            sim.add_body(BodyDesc::new(p, 0.5, mass).with_key(key(i)))
-                .unwrap();
-        }
-        let mut kept: Vec<KeptContact> = (0..n / 3)
-            .map(|i| KeptContact::new(key(3 * i), Partner::Body(key((3 * i + 7) % n)), 1.0))
-            .chain([KeptContact::new(key(5), Partner::Wall(Wall::Left), 1.0)])
-            .collect();
-        kept.sort_by_key(|c| c.a);
-        let memory = ContactMemory::new(kept.clone());
-        sim.set_contact_memory(memory);
-        sim.integrate(1.0 / 60.0);
-        sim.mark_speculative();
-        for i in 0..n as usize {
-            let k = key(i as u64);
-            let named = kept
-                .iter()
-                .any(|c| c.a == k || matches!(c.b, Partner::Body(b) if b == k));
-            let expected = named && i % 50 != 0;
-            assert_eq!(sim.bodies.hot[i].speculative(), expected, "body {i}");
+        for spread in [1, 1000] {
+            let mut sim = Simulation::new(StepConfig::default());
+            let key = |i: u64| (1 << 32) | (i * 7919 % 4099 * spread);
+            for i in 0..n {
+                let p = DVec2::new((i % 30) as f64 * 2.0, (i / 30) as f64 * 2.0);
+                let mass = if i % 50 == 0 { f64::INFINITY } else { 1.0 };
+                sim.add_body(BodyDesc::new(p, 0.5, mass).with_key(key(i)))
+                    .unwrap();
+            }
+            let mut kept: Vec<KeptContact> = (0..n / 3)
+                .map(|i| KeptContact::new(key(3 * i), Partner::Body(key((3 * i + 7) % n)), 1.0))
+                .chain([KeptContact::new(key(5), Partner::Wall(Wall::Left), 1.0)])
+                .collect();
+            kept.sort_by_key(|c| c.a);
+            sim.set_contact_memory(ContactMemory::new(kept.clone()));
+            sim.integrate(1.0 / 60.0);
+            sim.mark_speculative();
+            for i in 0..n as usize {
+                let k = key(i as u64);
+                let named =
+                    (kept.iter()).any(|c| c.a == k || matches!(c.b, Partner::Body(b) if b == k));
+                let expected = named && i % 50 != 0;
+                assert_eq!(
+                    sim.bodies.hot[i].speculative(),
+                    expected,
+                    "body {i}, spread {spread}"
+                );
+            }
         }
     }
 }
