@@ -331,7 +331,7 @@ impl Simulation {
     /// jammed pass's, whose active pairs were every pair touching their bodies), and the
     /// solver's shifts move a body less than the slop its box is widened by. The active
     /// pairs keep the list's order, so the pushes are those of activating every touching
-    /// pair, bit for bit; only fewer pairs are visited (until 2026-11-30 every touching
+    /// pair, bit for bit; only fewer pairs are visited (until 2026-11-29 every touching
     /// pair of the jam was activated: ~4700 in the walkers of 2000, for the ~100 pushed).
     ///
     /// The boxes are widened by [`JAM_MARGIN`] for this listing, and the bodies' places

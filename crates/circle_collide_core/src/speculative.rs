@@ -17,7 +17,7 @@ impl Simulation {
     /// are looked up in a table from key to body when the keys are dense (the core's
     /// indices, entity bits of one generation: [`KEY_TABLE_SPAN`]), else sorted (a radix
     /// sort, `key_sort`) and walked beside the bodies sorted by key
-    /// ([`sort_keys`](Self::sort_keys)) — a binary search per contact until 2026-11-30
+    /// ([`sort_keys`](Self::sort_keys)) — a binary search per contact until 2026-11-29
     /// took ~85 µs a step of the crowd of 2000 against a wall through the plugin. A key
     /// that several bodies share marks each of them (keys are meant to be unique; a
     /// wider box is never wrong, only dearer).
