@@ -164,7 +164,8 @@ impl Simulation {
     ///
     /// The first and the configured passes go over every listed pair while something
     /// moves (the configured passes test only the pairs of the bodies moved since the
-    /// last pass's test: no other pair can overlap deeper than the slop). After them, each further pass ([`Pass::Jammed`]) lists the bodies the last
+    /// last pass's test: no other pair can overlap deeper than the slop). After them,
+    /// each further pass ([`Pass::Jammed`]) lists the bodies the last
     /// pass moved in the grid at their new place and takes the pairs they touch there:
     /// only those can overlap now, including partners a push brought a body next to that
     /// its pairs never listed. When many bodies moved (at least one in

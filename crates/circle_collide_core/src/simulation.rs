@@ -84,9 +84,12 @@ pub struct Simulation {
     /// Whether `key_order` holds the current bodies (cleared when bodies are added or
     /// removed; see [`sort_keys`](Self::sort_keys)).
     pub(crate) key_order_valid: bool,
-    /// Scratch of the radix sorts of `sort_keys` and `mark_speculative`.
+    /// Scratch of `sort_keys`' radix sort.
     pub(crate) key_scratch: Vec<(u64, u32)>,
-    pub(crate) memory_keys: Vec<(u64, u32)>,
+    /// Scratch of `mark_speculative`: the keys the contact memory names, and its radix
+    /// sort's buffer.
+    pub(crate) memory_keys: Vec<u64>,
+    pub(crate) memory_keys_scratch: Vec<u64>,
     /// Scratch of `mark_speculative`: the body of each key, by key.
     pub(crate) key_table: Vec<u32>,
     /// Scratch of `remember_contacts`: each body's place in `key_order`, and the
@@ -464,6 +467,7 @@ impl Simulation {
                     + cap(&self.key_order)
                     + cap(&self.key_scratch)
                     + cap(&self.memory_keys)
+                    + cap(&self.memory_keys_scratch)
                     + cap(&self.key_table)
                     + self.bottom_up.heap_bytes()
                     + cap(&self.key_rank)

@@ -33,10 +33,10 @@ impl Simulation {
         for c in self.memory.contacts() {
             if last != Some(c.a) {
                 last = Some(c.a);
-                keys.push((c.a, 0));
+                keys.push(c.a);
             }
             if let Partner::Body(b) = c.b {
-                keys.push((b, 0));
+                keys.push(b);
             }
         }
         let order = &self.key_order;
@@ -62,7 +62,7 @@ impl Simulation {
             for &(k, i) in order {
                 table[(k - low) as usize] = i;
             }
-            for &(k, _) in &keys {
+            for &k in &keys {
                 if let Some(&i) = k.checked_sub(low).and_then(|d| table.get(d as usize))
                     && i != u32::MAX
                 {
@@ -70,9 +70,9 @@ impl Simulation {
                 }
             }
         } else {
-            crate::key_sort::sort_by_key(&mut keys, &mut self.key_scratch, |&(k, _)| k);
+            crate::key_sort::sort_by_key(&mut keys, &mut self.memory_keys_scratch, |&k| k);
             let mut at = 0;
-            for &(key, _) in &keys {
+            for &key in &keys {
                 while at < order.len() && order[at].0 < key {
                     at += 1;
                 }
