@@ -33,22 +33,33 @@ pub(crate) fn sort_by_key<T: Copy>(
         if ((all ^ any) >> shift) & 0xff == 0 {
             continue;
         }
-        let digit = |t: &T| ((key(t) >> shift) & 0xff) as usize;
-        let mut starts = [0usize; 256];
-        for t in items.iter() {
-            starts[digit(t)] += 1;
-        }
-        let mut sum = 0;
-        for s in &mut starts {
-            (*s, sum) = (sum, sum + *s);
-        }
-        for t in items.iter() {
-            let d = digit(t);
-            scratch[starts[d]] = *t;
-            starts[d] += 1;
-        }
-        std::mem::swap(items, scratch);
+        counting_pass::<T, 256>(items, scratch, |t| ((key(t) >> shift) & 0xff) as usize);
     }
+}
+
+/// One stable counting pass of a least-significant-digit radix sort: `items` ordered by
+/// `digit` (below `BUCKETS`) through `scratch` (as long as `items`), the two swapped.
+/// Shared by [`sort_by_key`] and `pair_sort::sort_pairs` (which takes wider digits).
+#[inline]
+pub(crate) fn counting_pass<T: Copy, const BUCKETS: usize>(
+    items: &mut Vec<T>,
+    scratch: &mut Vec<T>,
+    digit: impl Fn(&T) -> usize,
+) {
+    let mut starts = [0usize; BUCKETS];
+    for t in items.iter() {
+        starts[digit(t)] += 1;
+    }
+    let mut sum = 0;
+    for s in &mut starts {
+        (*s, sum) = (sum, sum + *s);
+    }
+    for t in items.iter() {
+        let d = digit(t);
+        scratch[starts[d]] = *t;
+        starts[d] += 1;
+    }
+    std::mem::swap(items, scratch);
 }
 
 #[cfg(test)]

@@ -37,21 +37,9 @@ pub(crate) fn sort_pairs(pairs: &mut Vec<(u32, u32)>, scratch: &mut Vec<(u32, u3
     scratch.resize(pairs.len(), (0, 0));
     for pass in 0..(2 * bits).div_ceil(DIGIT_BITS) {
         let shift = pass * DIGIT_BITS;
-        let digit = |p: &(u32, u32)| (key(p) >> shift) as usize & (BUCKETS - 1);
-        let mut starts = [0usize; BUCKETS];
-        for p in pairs.iter() {
-            starts[digit(p)] += 1;
-        }
-        let mut sum = 0;
-        for s in &mut starts {
-            (*s, sum) = (sum, sum + *s);
-        }
-        for p in pairs.iter() {
-            let d = digit(p);
-            scratch[starts[d]] = *p;
-            starts[d] += 1;
-        }
-        std::mem::swap(pairs, scratch);
+        crate::key_sort::counting_pass::<_, BUCKETS>(pairs, scratch, |p| {
+            (key(p) >> shift) as usize & (BUCKETS - 1)
+        });
     }
 }
 
