@@ -47,6 +47,8 @@ pub fn add_world(app: &mut App, engine: Engine, config: &StepConfig) {
                     restitution: e,
                     ..ArenaConfig::new(min, max)
                 }),
+                // The scene's slop (`--slop`; the default otherwise).
+                overlap_slop: config.overlap_slop as f32,
                 // Opt-in sleeping by neighbourhood (module docs of `main`).
                 sleep_by_neighbourhood: std::env::var_os("SLEEP_BY_NEIGHBOURHOOD").is_some(),
                 ..default()

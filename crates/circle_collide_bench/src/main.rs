@@ -3,7 +3,7 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E] [--slop S]
 //! ```
 //!
 //! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
@@ -25,7 +25,10 @@
 //! circle and our walls that restitution instead of the scene's (the crowd at 1: a
 //! top-down crowd left at our plugin's default). Peers get the scene's
 //! restitution and friction with the `Max` combine rule (walls 0), their default solver
-//! settings otherwise, and four static boxes as walls.
+//! settings otherwise, and four static boxes as walls. `--slop` gives ours that
+//! `overlap_slop` (the overlap a step may leave, a fraction of the smaller radius; default
+//! 0.01) — how much a looser tolerance buys; the peers have no such setting and keep
+//! theirs.
 //!
 //! `TIMES=1` prints every step's time (ms) to stderr, one a line;
 //! `PHASES=1` prints our five phases' medians to stderr (over all steps and the late half,
@@ -66,6 +69,7 @@ struct Args {
     friction: f64,
     rolling: f64,
     restitution: Option<f64>,
+    slop: Option<f64>,
 }
 
 fn parse() -> Args {
@@ -78,6 +82,7 @@ fn parse() -> Args {
         friction: 0.0,
         rolling: 0.0,
         restitution: None,
+        slop: None,
     };
     let argv: Vec<String> = std::env::args().collect();
     for pair in argv.windows(2) {
@@ -100,6 +105,7 @@ fn parse() -> Args {
             "--restitution" => {
                 a.restitution = Some(v.parse().expect("--restitution takes a number"));
             }
+            "--slop" => a.slop = Some(v.parse().expect("--slop takes a number")),
             _ => {}
         }
     }
@@ -132,6 +138,9 @@ fn main() {
     }
     if let (Some(e), Some(arena)) = (args.restitution, &mut scene.config.arena) {
         arena.restitution = e;
+    }
+    if let Some(slop) = args.slop {
+        scene.config.overlap_slop = slop;
     }
     let pour_steps = heap.as_ref().map_or(0, scenes::Heap::pour_steps);
     let step = Time::<Fixed>::from_hz(60.0).timestep();

@@ -10,7 +10,8 @@
 //! per step, and the deepest overlap at the end (over the radius, from the broad phase's
 //! pairs). `VERBOSE=1` also prints every 25th step (its time, contacts, impacts, the
 //! push-out's moves and leftovers, the solver's passes); `ITER=n` sets the solver's
-//! passes, `CG=0` turns the conjugate-gradient correction off, `WALL=1` steers the crowd
+//! passes, `CG=0` turns the conjugate-gradient correction off, `SLOP=s` sets the overlap a
+//! step may leave (`StepConfig::overlap_slop`, default 0.01), `WALL=1` steers the crowd
 //! toward the middle of the left wall instead of the centre, `NUDGE=k` moves that target
 //! k/1000 units up (another trajectory of the same crowd); `PILLAR=r` stands a static
 //! circle of radius r on the target (the circles it would overlap left out) for the crowd
@@ -81,6 +82,10 @@ fn main() {
     if let Some(k) = std::env::var("ITER").ok().and_then(|v| v.parse().ok()) {
         sim.config.contact_iterations = k;
     }
+    // SLOP=s sets the overlap a step may leave (module docs).
+    if let Some(s) = std::env::var("SLOP").ok().and_then(|v| v.parse().ok()) {
+        sim.config.overlap_slop = s;
+    }
     // CG=0 turns the conjugate-gradient correction of deep jams off.
     if let Some(k) = std::env::var("CG").ok().and_then(|v| v.parse::<u32>().ok()) {
         sim.config.conjugate_correction = k != 0;
@@ -130,10 +135,11 @@ fn main() {
         / scenes::RADIUS;
     let worst = times.iter().copied().fold(0.0, f64::max);
     println!(
-        "crowd N = {n}, {steps} steps: late-half median {:.3} ms, worst {worst:.3} ms, fallback steps {fallbacks}, most overlaps left {most_left}, per step {:.0} slow contacts and {:.0} impacts, deepest overlap at the end {deepest:.4} r (slop 0.01 r), KE {:.3e}",
+        "crowd N = {n}, {steps} steps: late-half median {:.3} ms, worst {worst:.3} ms, fallback steps {fallbacks}, most overlaps left {most_left}, per step {:.0} slow contacts and {:.0} impacts, deepest overlap at the end {deepest:.4} r (slop {} r), KE {:.3e}",
         common::median(&times[steps / 2..]),
         contacts as f64 / steps as f64,
         impacts as f64 / steps as f64,
+        sim.config.overlap_slop,
         sim.stats().kinetic_energy,
     );
     println!("  cold restarts of the contact solver: {cold} of {steps} steps");
