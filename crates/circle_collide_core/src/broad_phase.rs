@@ -23,6 +23,7 @@ impl Simulation {
             self.wake_vacated();
         }
         if self.stats.sleeping_at_start > 0 && !self.list_movers() {
+            self.jam.forget_broad_boxes();
             self.pairs.clear();
             self.stats.candidate_pairs = 0;
             self.stats.oversized_bodies = 0;
@@ -36,6 +37,8 @@ impl Simulation {
             self.rebuild_grid();
             self.collect_pairs();
         }
+        // The push-out may make a jam's list from these pairs (`JamList::note_broad_boxes`).
+        self.jam.note_broad_boxes(&self.grid);
         self.stats.candidate_pairs = self.pairs.len();
         self.stats.oversized_bodies = self.grid.oversized_count();
     }

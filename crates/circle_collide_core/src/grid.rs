@@ -110,7 +110,7 @@ fn cell_coord(x: f64, inv_cell: f64) -> i32 {
 }
 
 /// A box `[min x, min y, max x, max y]` in `f32`, rounded outwards.
-type SmallBox = [f32; 4];
+pub(crate) type SmallBox = [f32; 4];
 
 /// `b` in `f32`, rounded outwards so that it holds `b`.
 ///
@@ -146,6 +146,22 @@ fn extent(b: SmallBox) -> f64 {
 #[inline]
 fn small_boxes_overlap(a: SmallBox, b: SmallBox) -> bool {
     a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
+}
+
+/// Whether the small box `b` holds the box `(min, max)` as rounded outwards to `f32`
+/// ([`small_box`]): two boxes held so by boxes the dense cells listed meet only if
+/// those did, since the listing tests the rounded boxes.
+#[inline]
+pub(crate) fn small_box_holds(b: SmallBox, own: (DVec2, DVec2)) -> bool {
+    let s = small_box(own);
+    b[0] <= s[0] && b[1] <= s[1] && b[2] >= s[2] && b[3] >= s[3]
+}
+
+/// Whether the small box `b` and the box `(min, max)` overlap (touching counts).
+#[inline]
+pub(crate) fn small_box_meets(b: SmallBox, (min, max): (DVec2, DVec2)) -> bool {
+    let (lo, hi) = widen(b);
+    boxes_overlap((lo, hi), (min, max))
 }
 
 /// Empties `v` and fills it with `n` copies of `value`. A buffer that must grow is
@@ -198,6 +214,17 @@ impl Grid {
                     + cap(&self.scratch),
             ),
         ]
+    }
+
+    /// Each body's box as last listed (body order; the broad phase's boxes right after
+    /// [`rebuild`](Self::rebuild)), copied into `out` — if every pair was listed by
+    /// testing those boxes as rounded to `f32` (a dense grid with no big or oversized
+    /// body); else `out` is left empty.
+    pub(crate) fn copy_listed_boxes(&self, out: &mut Vec<SmallBox>) {
+        out.clear();
+        if self.dense && self.big.is_empty() && self.oversized.is_empty() {
+            out.extend_from_slice(&self.body_boxes);
+        }
     }
 
     /// Number of gridded bodies listed in every cell of their box (see [`SINGLE_SPAN`]).

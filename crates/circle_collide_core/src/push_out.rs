@@ -94,6 +94,14 @@ const RELIST_FRACTION: usize = 64;
 /// ([`RELIST_FRACTION`]).
 const RELIST_MIN: usize = 8;
 
+/// The most bodies (or one in [`RELIST_FRACTION`], if more) that may stand outside their
+/// broad-phase box for a jammed push-out to make its list from the step's own pairs
+/// (`Simulation::list_from_broad_phase`): each costs a test of every body.
+const BROAD_LIST_OUTSIDE: usize = 32;
+
+/// No pair added to a jam's list after it was made ([`JamList::add_pair`]).
+const NO_EXTRA: u32 = u32::MAX;
+
 /// A large jam's pair list is made with every body's box widened by this fraction of
 /// its radius, and serves the following passes until a body has moved farther than
 /// `(JAM_MARGIN − slop) × the smallest radius` since: no unlisted pair can touch before.
@@ -114,6 +122,15 @@ pub(crate) fn within_slop(b: &crate::bodies::Bodies, i: usize, j: usize, slop: f
     let (hi, hj) = (&b.hot[i], &b.hot[j]);
     let allowed = slop * hi.radius.min(hj.radius);
     manifold::overlaps(hi.pos, hi.radius + allowed, hj.pos, hj.radius)
+}
+
+/// The box of body `i`'s circle widened by `slop` times its radius: any pair it touches
+/// within the slop has its partner's box meet it.
+#[inline]
+fn slop_box(b: &crate::bodies::Bodies, i: usize, slop: f64) -> (DVec2, DVec2) {
+    let h = &b.hot[i];
+    let r = DVec2::splat(h.radius + slop * h.radius);
+    (h.pos - r, h.pos + r)
 }
 
 /// Makes pair `(i, j)` active if it touches (within the slop); returns whether it
@@ -301,7 +318,8 @@ impl Simulation {
         if self.jam.is_listed()
             && self
                 .jam
-                .moved_past(&self.bodies, &pushed, self.allowed_move())
+                .moved_past(&self.bodies, &pushed, self.allowed_move(), slop)
+            && !self.extend_broad_list(&pushed)
         {
             self.jam.clear();
             self.jam.outgrown += 1;
@@ -309,7 +327,10 @@ impl Simulation {
         if self.jam.is_listed() {
             deep |= self.touching_jam_pairs(&pushed);
         } else if pushed.len() >= RELIST_MIN.max(self.bodies.len() / RELIST_FRACTION) {
-            deep |= self.relist_touching_pairs(&pushed);
+            deep |= match self.list_from_broad_phase(&pushed) {
+                Some(deep) => deep,
+                None => self.relist_touching_pairs(&pushed),
+            };
         } else {
             deep |= self.query_pushed_neighbours(&pushed);
         }
@@ -362,6 +383,148 @@ impl Simulation {
             }
         }
         deep
+    }
+
+    /// The first list of a jammed push-out, made from the step's own pairs instead of
+    /// listing every pair anew (`relist_touching_pairs`, which rebuilds the grid and
+    /// lists every pair of the world: ~0.15 ms a step in the walkers and the crowd
+    /// against a wall of 2000). Returns `None` (the caller relists) when it cannot hold:
+    /// a list was made before in this push-out, the broad phase listed nothing or not by
+    /// its boxes alone (a sparse grid, big or oversized bodies), some bodies slept at the
+    /// step's start (pairs of two sleepers are not listed), or more than
+    /// [`BROAD_LIST_OUTSIDE`] bodies stand outside their broad-phase box.
+    ///
+    /// The broad phase listed every interacting pair whose boxes (rounded to `f32`) meet,
+    /// and the event loop and the push-out added pairs as late pairs; so a pair of two
+    /// bodies whose circles, widened by the slop and rounded so, lie inside their
+    /// broad-phase boxes is listed if it touches.
+    /// The few bodies outside their box (turned by impacts or the solver, or pushed) get
+    /// their pairs by testing every body: a partner inside its box by that box, one
+    /// outside by its circle, each widened by [`JAM_MARGIN`] of the radius. The list then
+    /// holds while the bodies inside stay inside and the others move less than
+    /// [`allowed_move`](Self::allowed_move) ([`JamList::moved_past`]); pushed past that,
+    /// the next pass relists. The pairs found and not listed yet join the step's pairs
+    /// (the candidate pairs; the late pairs are not needed in the list: a pair the event
+    /// loop met between two bodies inside their boxes is listed, one with a body outside
+    /// is found), which make the list, and the
+    /// active pairs are its pairs with a body of `pushed` that touch now; returns whether
+    /// one overlaps deeper than the slop.
+    fn list_from_broad_phase(&mut self, pushed: &[u32]) -> Option<bool> {
+        let n = self.bodies.len();
+        let jam = &mut self.jam;
+        if jam.relists > 0
+            || jam.outgrown > 0
+            || jam.broad_boxes.len() != n
+            || self.stats.sleeping_at_start > 0
+        {
+            return None;
+        }
+        let slop = self.config.overlap_slop;
+        let b = &self.bodies;
+        jam.listed_at.clear();
+        jam.listed_at.extend(b.hot.iter().map(|h| h.pos));
+        jam.outside.clear();
+        jam.outside.extend(
+            (0..n).map(|i| !crate::grid::small_box_holds(jam.broad_boxes[i], slop_box(b, i, slop))),
+        );
+        let mut outside = std::mem::take(&mut self.scratch);
+        outside.clear();
+        outside.extend((0..n).filter(|&i| jam.outside[i]));
+        if outside.len() > BROAD_LIST_OUTSIDE.max(n / RELIST_FRACTION) {
+            self.scratch = outside;
+            return None;
+        }
+        // The pairs of the bodies outside their box: those listed, then those found.
+        let (mut listed, mut found) = (
+            std::mem::take(&mut jam.listed),
+            std::mem::take(&mut jam.found),
+        );
+        listed.clear();
+        found.clear();
+        let jam = &self.jam;
+        listed.extend(
+            (self.pairs.iter())
+                .filter(|&&(i, j)| jam.outside[i as usize] || jam.outside[j as usize]),
+        );
+        listed.sort_unstable();
+        for &o in &outside {
+            jam.partners_of(b, o, |j| {
+                let pair = (o.min(j) as u32, o.max(j) as u32);
+                if listed.binary_search(&pair).is_err() && self.interacts(pair.0, pair.1) {
+                    found.push(pair);
+                }
+            });
+        }
+        self.scratch = outside;
+        found.sort_unstable();
+        found.dedup();
+        self.pairs.extend_from_slice(&found);
+        (self.jam.listed, self.jam.found) = (listed, found);
+        let jam = &mut self.jam;
+        jam.relisted += self.pairs.len();
+        jam.broad_lists += 1;
+        jam.list(&self.bodies, &self.pairs);
+        jam.by_boxes = true;
+        let mut deep = false;
+        let moved = jam.mark(n, pushed);
+        for &(i, j) in &self.pairs {
+            if moved[i as usize] || moved[j as usize] {
+                deep |= activate_if_touching(&self.bodies, (i, j), slop, &mut self.active);
+            }
+        }
+        Some(deep)
+    }
+
+    /// Keeps a list made from the step's own pairs (`list_from_broad_phase`) in force
+    /// when bodies of `pushed` moved past what it holds: each that left its broad-phase
+    /// box, or (standing outside it) moved past [`allowed_move`](Self::allowed_move)
+    /// from where its pairs were found, has its pairs found again where it stands now
+    /// (every body tested, as when the list was made) and the new ones added to the list
+    /// and to the candidate pairs. Returns false, leaving the list as it was, if that
+    /// would make more than [`BROAD_LIST_OUTSIDE`] such searches in this push-out (or the
+    /// list was made by a relist): the caller then lists anew.
+    fn extend_broad_list(&mut self, pushed: &[u32]) -> bool {
+        let (slop, allowed) = (self.config.overlap_slop, self.allowed_move());
+        let b = &self.bodies;
+        let mut moved = std::mem::take(&mut self.scratch);
+        moved.clear();
+        moved.extend(
+            (pushed.iter())
+                .map(|&i| i as usize)
+                .filter(|&i| self.jam.moved_past(b, &[i as u32], allowed, slop)),
+        );
+        let limit = BROAD_LIST_OUTSIDE.max(b.len() / RELIST_FRACTION);
+        if !self.jam.by_boxes || self.jam.searched + moved.len() > limit {
+            self.scratch = moved;
+            return false;
+        }
+        for &p in &moved {
+            let jam = &mut self.jam;
+            jam.searched += 1;
+            jam.outside[p] = true;
+            jam.listed_at[p] = b.hot[p].pos;
+            let (mut found, mut known) = (
+                std::mem::take(&mut jam.found),
+                std::mem::take(&mut jam.known),
+            );
+            found.clear();
+            known.clear();
+            jam.for_each_partner(p, &self.pairs, |j| known.push(j));
+            known.sort_unstable();
+            let jam = &self.jam;
+            jam.partners_of(b, p, |j| {
+                if known.binary_search(&(j as u32)).is_err() && self.interacts(p as u32, j as u32) {
+                    found.push((p.min(j) as u32, p.max(j) as u32));
+                }
+            });
+            for &pair in &found {
+                self.jam.add_pair(self.pairs.len(), pair);
+                self.pairs.push(pair);
+            }
+            (self.jam.found, self.jam.known) = (found, known);
+        }
+        self.scratch = moved;
+        true
     }
 
     /// The active pairs are the pairs of the jam's list that have a body of `pushed` and
@@ -624,6 +787,16 @@ pub(crate) fn push_out_of_walls(
 #[derive(Clone, Debug, Default)]
 pub(crate) struct JamList {
     listed_at: Vec<DVec2>,
+    /// The broad phase's box of each body (as its grid listed it), for a list made from
+    /// the step's own pairs (`Simulation::list_from_broad_phase`); empty when the broad
+    /// phase listed nothing or not every pair from these boxes
+    /// ([`Grid::copy_listed_boxes`](crate::grid::Grid::copy_listed_boxes)).
+    broad_boxes: Vec<crate::grid::SmallBox>,
+    /// A list made from the step's own pairs: the bodies inside their broad-phase box
+    /// must stay inside it, the others ([`outside`](Self::outside)) near where they stood.
+    by_boxes: bool,
+    /// Whether each body stood outside its broad-phase box when the list was made.
+    outside: Vec<bool>,
     /// `pairs_of[start[i]..start[i + 1]]`: indices of body `i`'s pairs.
     start: Vec<u32>,
     pairs_of: Vec<u32>,
@@ -632,11 +805,26 @@ pub(crate) struct JamList {
     taken: Vec<u32>,
     /// Scratch of [`mark`](Self::mark): whether each body was pushed.
     marked: Vec<bool>,
+    /// Scratch of a list from the step's own pairs: the listed pairs of the bodies outside
+    /// their box (sorted), the pairs found for them, and a body's listed partners.
+    listed: Vec<(u32, u32)>,
+    found: Vec<(u32, u32)>,
+    known: Vec<u32>,
+    /// Pairs added to the list after it was made ([`add_pair`](Self::add_pair)): the
+    /// first entry of each body's chain in `extra_next` (`u32::MAX`: none), and the
+    /// entries (pair index, next entry).
+    extra_head: Vec<u32>,
+    extra_next: Vec<(u32, u32)>,
+    /// Bodies whose pairs were searched again since the list was made
+    /// (`Simulation::extend_broad_list`).
+    searched: usize,
     pass: u32,
     /// How many times this push-out's list was outgrown (a body moved past its margin).
     pub(crate) outgrown: u32,
     /// How many times this push-out listed every pair anew (for tests).
     pub(crate) relists: u32,
+    /// How many times this push-out made its list from the step's own pairs (for tests).
+    pub(crate) broad_lists: u32,
     /// Pairs listed by the last relist of every pair, not yet counted in the push-out's
     /// work ([`PUSH_OUT_PASS_LIMIT`]).
     pub(crate) relisted: usize,
@@ -646,6 +834,7 @@ impl JamList {
     /// Forgets the list (the allocations are kept).
     pub(crate) fn clear(&mut self) {
         self.listed_at.clear();
+        self.by_boxes = false;
     }
 
     /// Forgets the list and its count of outgrown lists: a new push-out.
@@ -654,6 +843,18 @@ impl JamList {
         self.outgrown = 0;
         self.relisted = 0;
         self.relists = 0;
+        self.broad_lists = 0;
+    }
+
+    /// Keeps the broad phase's boxes of the step (the grid just listed every pair from
+    /// them): a jammed push-out can make its list from those pairs.
+    pub(crate) fn note_broad_boxes(&mut self, grid: &crate::grid::Grid) {
+        grid.copy_listed_boxes(&mut self.broad_boxes);
+    }
+
+    /// Forgets the broad phase's boxes (its pairs no longer list every pair they hold).
+    pub(crate) fn forget_broad_boxes(&mut self) {
+        self.broad_boxes.clear();
     }
 
     /// Whether a list is in force.
@@ -675,20 +876,82 @@ impl JamList {
         self.taken.clear();
         self.taken.resize(pairs.len(), 0);
         self.pass = 0;
+        self.extra_head.clear();
+        self.extra_head.resize(n, NO_EXTRA);
+        self.extra_next.clear();
+        self.searched = 0;
+    }
+
+    /// Adds pair `pair`, at index `k` of the candidate pairs, to the list.
+    pub(crate) fn add_pair(&mut self, k: usize, (i, j): (u32, u32)) {
+        self.taken.push(0);
+        for body in [i, j] {
+            let head = &mut self.extra_head[body as usize];
+            self.extra_next.push((k as u32, *head));
+            *head = (self.extra_next.len() - 1) as u32;
+        }
+    }
+
+    /// Calls `f` with each listed partner of body `p` (`pairs`: the candidate pairs).
+    fn for_each_partner(&self, p: usize, pairs: &[(u32, u32)], mut f: impl FnMut(u32)) {
+        let mut other = |k: u32| {
+            let (i, j) = pairs[k as usize];
+            f(if i as usize == p { j } else { i });
+        };
+        let listed = &self.pairs_of[self.start[p] as usize..self.start[p + 1] as usize];
+        listed.iter().for_each(|&k| other(k));
+        let mut e = self.extra_head[p];
+        while e != NO_EXTRA {
+            let (k, next) = self.extra_next[e as usize];
+            other(k);
+            e = next;
+        }
+    }
+
+    /// Calls `f` with each body `j ≠ o` that body `o` may touch while it stays within the
+    /// allowed move of where it was listed: a body inside its broad-phase box whose box
+    /// meets `o`'s circle widened by [`JAM_MARGIN`] of its radius, one outside whose
+    /// circle so widened (where it was listed) does.
+    fn partners_of(&self, b: &crate::bodies::Bodies, o: usize, mut f: impl FnMut(usize)) {
+        let widened = |i: usize| {
+            let (p, r) = (self.listed_at[i], b.hot[i].radius);
+            let m = DVec2::splat(r + JAM_MARGIN * r);
+            (p - m, p + m)
+        };
+        let own = widened(o);
+        for j in (0..b.len()).filter(|&j| j != o) {
+            let meets = if self.outside[j] {
+                crate::bodies::boxes_overlap(own, widened(j))
+            } else {
+                crate::grid::small_box_meets(self.broad_boxes[j], own)
+            };
+            if meets {
+                f(j);
+            }
+        }
     }
 
     /// Whether a body of `pushed` stands farther than `allowed` from where the list was
     /// made. Only pushed bodies move during the push-out, and every one comes through
     /// here, so checking them is checking all.
+    ///
+    /// A list made from the step's own pairs holds instead while each pushed body that
+    /// stood inside its broad-phase box (its circle widened by `slop` times its radius)
+    /// still does, and each that stood outside is within `allowed` of where it stood.
     pub(crate) fn moved_past(
         &self,
         bodies: &crate::bodies::Bodies,
         pushed: &[u32],
         allowed: f64,
+        slop: f64,
     ) -> bool {
         (pushed.iter()).any(|&i| {
             let i = i as usize;
-            bodies.hot[i].pos.distance_squared(self.listed_at[i]) > allowed * allowed
+            if self.by_boxes && !self.outside[i] {
+                !crate::grid::small_box_holds(self.broad_boxes[i], slop_box(bodies, i, slop))
+            } else {
+                bodies.hot[i].pos.distance_squared(self.listed_at[i]) > allowed * allowed
+            }
         })
     }
 
@@ -702,6 +965,15 @@ impl JamList {
                     self.taken[k as usize] = self.pass;
                     f(k as usize);
                 }
+            }
+            let mut e = self.extra_head.get(i).copied().unwrap_or(NO_EXTRA);
+            while e != NO_EXTRA {
+                let (k, next) = self.extra_next[e as usize];
+                if self.taken[k as usize] != self.pass {
+                    self.taken[k as usize] = self.pass;
+                    f(k as usize);
+                }
+                e = next;
             }
         }
     }
@@ -720,10 +992,17 @@ impl JamList {
     pub(crate) fn heap_bytes(&self) -> usize {
         use crate::simulation::capacity_bytes as cap;
         cap(&self.listed_at)
+            + cap(&self.broad_boxes)
+            + cap(&self.outside)
             + cap(&self.start)
             + cap(&self.pairs_of)
             + cap(&self.taken)
             + cap(&self.marked)
+            + cap(&self.listed)
+            + cap(&self.found)
+            + cap(&self.known)
+            + cap(&self.extra_head)
+            + cap(&self.extra_next)
     }
 }
 
@@ -929,6 +1208,152 @@ mod tests {
             relisting >= 20,
             "only {relisting} steps relisted: the test shows little"
         );
+    }
+
+    /// Pairs within the slop (brute force) missing from the step's touching list.
+    fn untold_touching(sim: &Simulation) -> Vec<(u32, u32)> {
+        let b = sim.bodies();
+        let touching = sim.touching_pairs();
+        let mut missing = Vec::new();
+        for i in 0..b.len() {
+            for j in i + 1..b.len() {
+                let pair = (i as u32, j as u32);
+                if super::within_slop(&sim.bodies, i, j, sim.config.overlap_slop)
+                    && touching.binary_search(&pair).is_err()
+                {
+                    missing.push(pair);
+                }
+            }
+        }
+        missing
+    }
+
+    /// A list from the step's own pairs finds the partner of a body that stands outside its
+    /// broad-phase box (a pair the step never listed), and gives way when a body inside its
+    /// box is pushed out of it or one outside moves past the margin.
+    #[test]
+    fn a_list_from_the_steps_pairs_covers_bodies_off_their_boxes() {
+        // Ten pairs of touching circles, 4 units apart; the broad phase's boxes taken as
+        // 0.2 wider than the circles all round (as the boxes of moving or speculative
+        // bodies are): they list the same pairs.
+        let bodies: Vec<BodyDesc> = (0..20)
+            .map(|k| {
+                let (pair, side) = ((k / 2) as f64, if k % 2 == 0 { -0.5 } else { 0.5 });
+                BodyDesc::new(DVec2::new(4.0 * pair + side, 0.0), 0.5, 1.0)
+            })
+            .collect();
+        let config = StepConfig {
+            gravity: DVec2::ZERO,
+            ..StepConfig::default()
+        };
+        let mut sim = world(&bodies, config);
+        sim.step(1.0 / 60.0);
+        assert!(
+            sim.pairs.iter().all(|&(i, j)| i % 2 == 0 && j == i + 1),
+            "only the pairs were near: {:?}",
+            sim.pairs
+        );
+        for (i, b) in sim.jam.broad_boxes.iter_mut().enumerate() {
+            let p = sim.bodies.hot[i].pos.as_vec2();
+            *b = [p.x - 0.7, p.y - 0.7, p.x + 0.7, p.y + 0.7];
+        }
+        // Body 0 put half into body 10: outside its box, a pair nobody listed.
+        sim.bodies.hot[0].pos = sim.bodies.hot[10].pos + DVec2::new(0.0, 0.5);
+        sim.jam.reset();
+        sim.active.clear();
+        let deep = sim
+            .list_from_broad_phase(&[0])
+            .expect("one body outside: a list");
+        assert!(deep, "the pair deeper than the slop");
+        assert!(
+            sim.active.contains(&(0, 10)),
+            "active pairs {:?}",
+            sim.active
+        );
+        assert!(sim.pairs.contains(&(0, 10)));
+        let outside: Vec<usize> = (0..20).filter(|&i| sim.jam.outside[i]).collect();
+        assert_eq!(outside, vec![0], "bodies outside their boxes");
+        let (slop, allowed) = (sim.config.overlap_slop, sim.allowed_move());
+        // Body 5 (inside its box) pushed into body 15: past its box.
+        assert!(!sim.jam.moved_past(&sim.bodies, &[5], allowed, slop));
+        sim.bodies.hot[5].pos = sim.bodies.hot[15].pos + DVec2::new(0.9, 0.0);
+        assert!(sim.jam.moved_past(&sim.bodies, &[5], allowed, slop));
+        // The list is kept: body 5's pairs are searched again where it stands.
+        assert!(sim.extend_broad_list(&[5]));
+        assert!(!sim.jam.moved_past(&sim.bodies, &[5], allowed, slop));
+        sim.active.clear();
+        assert!(
+            sim.touching_jam_pairs(&[5]),
+            "the new pair deeper than the slop"
+        );
+        assert!(
+            sim.active.contains(&(5, 15)),
+            "active pairs {:?}",
+            sim.active
+        );
+        assert!(sim.pairs.contains(&(5, 15)));
+        // Through body 15 too (the pair is in both bodies' lists).
+        sim.active.clear();
+        sim.touching_jam_pairs(&[15]);
+        assert!(
+            sim.active.contains(&(5, 15)),
+            "active pairs {:?}",
+            sim.active
+        );
+        // Body 0 (outside) moved less, then more, than the margin allows.
+        sim.bodies.hot[0].pos.x += 0.5 * allowed;
+        assert!(!sim.jam.moved_past(&sim.bodies, &[0], allowed, slop));
+        sim.bodies.hot[0].pos.x += allowed;
+        assert!(sim.jam.moved_past(&sim.bodies, &[0], allowed, slop));
+    }
+
+    /// Walkers shoving a pile (a fifth of 600 circles walk left) and a crowd of 600 steered
+    /// against a wall: in the steps whose push-out made its list from the step's own pairs
+    /// (`list_from_broad_phase`), no pair is left deeper than the slop uncounted and every
+    /// pair within the slop is in the touching list (brute force over every pair).
+    #[test]
+    fn a_list_from_the_steps_pairs_misses_no_pair() {
+        let walkers = crate::scenes::pile(600).simulation();
+        let crowd = crate::scenes::crowd(600, 0.3);
+        let arena = crowd.config.arena.expect("the crowd has walls");
+        let wall = DVec2::new(arena.min.x, 0.5 * (arena.min.y + arena.max.y));
+        for (name, mut sim) in [("walkers", walkers), ("wall crowd", crowd.simulation())] {
+            let walkers: Vec<u32> = (0..600)
+                .filter(|&i| crate::scenes::walks(i, 0.2))
+                .map(|i| i as u32)
+                .collect();
+            let mut listed = 0;
+            for step in 0..240 {
+                if name == "walkers" {
+                    for &i in &walkers {
+                        let v = sim.bodies().velocity(i as usize);
+                        sim.set_velocity(i, DVec2::new(-crate::scenes::CROWD_SPEED, v.y));
+                    }
+                } else {
+                    crate::scenes::steer_crowd(&mut sim, wall);
+                }
+                sim.step(crate::scenes::DT);
+                if sim.jam.broad_lists == 0 {
+                    continue;
+                }
+                listed += 1;
+                let deep = deep_pairs(&sim).len();
+                let left = sim.stats().overlaps_left;
+                assert!(
+                    deep <= left,
+                    "{name}, step {step}: {deep} deep pairs, {left} counted"
+                );
+                let missing = untold_touching(&sim);
+                assert!(
+                    missing.is_empty(),
+                    "{name}, step {step}: touching but not told {missing:?}"
+                );
+            }
+            assert!(
+                listed >= 20,
+                "{name}: only {listed} steps listed from their own pairs"
+            );
+        }
     }
 
     /// 400 circles dropped on top of one another in a disk of radius 6: the push-out moves

@@ -78,6 +78,7 @@ impl Simulation {
             self.rebuild_grid();
             self.collect_pairs();
             self.late_pairs.clear();
+            self.jam.note_broad_boxes(&self.grid);
         }
         self.stats.overlaps_fixed += wall_moves;
         self.push_out(wall_moves > 0);
