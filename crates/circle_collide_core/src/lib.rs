@@ -49,6 +49,7 @@ mod groups;
 mod impacts;
 pub mod impulse;
 mod integrate;
+mod jam_list;
 mod key_sort;
 pub mod level;
 pub mod manifold;
