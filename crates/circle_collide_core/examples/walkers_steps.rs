@@ -22,7 +22,6 @@
 
 mod common;
 
-use circle_collide_core::glam::DVec2;
 use circle_collide_core::scenes;
 use std::time::Instant;
 
@@ -65,16 +64,11 @@ fn main() {
     }
     let mut sim = scene.simulation();
     common::threads_from_env(&mut sim);
-    let walkers: Vec<u32> = (0..n as u32)
-        .filter(|&i| scenes::walks(i as usize, share))
-        .collect();
+    let walkers = scenes::walkers(n, share);
     let verbose = std::env::var_os("VERBOSE").is_some();
     let (mut times, mut late) = (Vec::with_capacity(steps), Late::default());
     for step in 0..steps {
-        for &i in &walkers {
-            let v = sim.bodies().velocity(i as usize);
-            sim.set_velocity(i, DVec2::new(-scenes::CROWD_SPEED, v.y));
-        }
+        scenes::walk_left(&mut sim, walkers.iter().copied());
         let start = Instant::now();
         sim.step(scenes::DT);
         let ms = start.elapsed().as_secs_f64() * 1e3;

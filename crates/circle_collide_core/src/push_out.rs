@@ -317,14 +317,16 @@ impl Simulation {
         pushed.dedup();
         let (slop, arena) = (self.config.overlap_slop, self.config.arena);
         let mut deep = (pushed.iter()).any(|&i| self.sunk(arena.as_ref(), i as usize, slop));
-        if self.jam.is_listed()
-            && self
-                .jam
-                .moved_past(&self.bodies, &pushed, self.allowed_move(), slop)
-            && !self.extend_broad_list(&pushed)
-        {
-            self.jam.clear();
-            self.jam.outgrown += 1;
+        if self.jam.is_listed() {
+            let holds = if self.jam.by_boxes {
+                self.extend_broad_list(&pushed)
+            } else {
+                !(self.jam).moved_past(&self.bodies, &pushed, self.allowed_move(), slop)
+            };
+            if !holds {
+                self.jam.clear();
+                self.jam.outgrown += 1;
+            }
         }
         if self.jam.is_listed() {
             deep |= self.touching_jam_pairs(&pushed);
@@ -484,8 +486,8 @@ impl Simulation {
     /// from where its pairs were found, has its pairs found again where it stands now
     /// (every body tested, as when the list was made) and the new ones added to the list
     /// and to the candidate pairs. Returns false, leaving the list as it was, if that
-    /// would make more than [`BROAD_LIST_OUTSIDE`] such searches in this push-out (or the
-    /// list was made by a relist): the caller then lists anew.
+    /// would make more than [`BROAD_LIST_OUTSIDE`] such searches in this push-out: the
+    /// caller then lists anew.
     fn extend_broad_list(&mut self, pushed: &[u32]) -> bool {
         let (slop, allowed) = (self.config.overlap_slop, self.allowed_move());
         let b = &self.bodies;
@@ -497,7 +499,7 @@ impl Simulation {
                 .filter(|&i| self.jam.moved_past(b, &[i as u32], allowed, slop)),
         );
         let limit = BROAD_LIST_OUTSIDE.max(b.len() / RELIST_FRACTION);
-        if !self.jam.by_boxes || self.jam.searched + moved.len() > limit {
+        if self.jam.searched + moved.len() > limit {
             self.scratch = moved;
             return false;
         }
@@ -961,16 +963,10 @@ mod tests {
     #[test]
     fn the_push_outs_narrowed_tests_miss_no_deep_pair() {
         let mut sim = crate::scenes::pile(600).simulation();
-        let walkers: Vec<u32> = (0..600)
-            .filter(|&i| crate::scenes::walks(i, 0.2))
-            .map(|i| i as u32)
-            .collect();
+        let walkers = crate::scenes::walkers(600, 0.2);
         let mut relisting = 0;
         for step in 0..240 {
-            for &i in &walkers {
-                let v = sim.bodies().velocity(i as usize);
-                sim.set_velocity(i, DVec2::new(-crate::scenes::CROWD_SPEED, v.y));
-            }
+            crate::scenes::walk_left(&mut sim, walkers.iter().copied());
             sim.step(crate::scenes::DT);
             if sim.jam.relists == 0 {
                 continue;
@@ -1097,17 +1093,11 @@ mod tests {
         let arena = crowd.config.arena.expect("the crowd has walls");
         let wall = DVec2::new(arena.min.x, 0.5 * (arena.min.y + arena.max.y));
         for (name, mut sim) in [("walkers", walkers), ("wall crowd", crowd.simulation())] {
-            let walkers: Vec<u32> = (0..600)
-                .filter(|&i| crate::scenes::walks(i, 0.2))
-                .map(|i| i as u32)
-                .collect();
+            let walkers = crate::scenes::walkers(600, 0.2);
             let mut listed = 0;
             for step in 0..240 {
                 if name == "walkers" {
-                    for &i in &walkers {
-                        let v = sim.bodies().velocity(i as usize);
-                        sim.set_velocity(i, DVec2::new(-crate::scenes::CROWD_SPEED, v.y));
-                    }
+                    crate::scenes::walk_left(&mut sim, walkers.iter().copied());
                 } else {
                     crate::scenes::steer_crowd(&mut sim, wall);
                 }

@@ -187,6 +187,29 @@ pub fn walks(i: usize, share: f64) -> bool {
     (i as f64 * 0.618_033_988_749_895).fract() < share
 }
 
+/// The indices of `0..n` that [`walks`] picks at `share`, in order.
+///
+/// ```
+/// use circle_collide_core::scenes::walkers;
+/// assert_eq!(walkers(1000, 0.2).len(), 200);
+/// assert_eq!(walkers(3, 1.0), vec![0, 1, 2]);
+/// ```
+pub fn walkers(n: usize, share: f64) -> Vec<u32> {
+    (0..n)
+        .filter(|&i| walks(i, share))
+        .map(|i| i as u32)
+        .collect()
+}
+
+/// The walkers' steering, run before every step: each body of `walkers` gets the
+/// horizontal velocity −[`CROWD_SPEED`] (walking left), its vertical velocity kept.
+pub fn walk_left(sim: &mut crate::Simulation, walkers: impl IntoIterator<Item = u32>) {
+    for i in walkers {
+        let v = sim.bodies().velocity(i as usize);
+        sim.set_velocity(i, DVec2::new(-CROWD_SPEED, v.y));
+    }
+}
+
 /// **crowd** (design §5): the [`gas`] construction with zero velocities, restitution 0.2,
 /// no gravity. It is meant to be steered before every step with [`steer_crowd`] (a
 /// top-down crowd or swarm): it never rests.

@@ -61,10 +61,8 @@ fn walk_left(n: usize, e: f64) -> Walk {
     let mut sim = scene.simulation();
     let (mut left_steps, mut late, mut all, mut most) = (0, 0, 0, 0);
     for step in 0..600 {
-        for i in 0..sim.bodies().len() {
-            let v = sim.bodies().velocity(i);
-            sim.set_velocity(i as u32, DVec2::new(-scenes::CROWD_SPEED, v.y));
-        }
+        let n = sim.bodies().len() as u32;
+        scenes::walk_left(&mut sim, 0..n);
         sim.step(scenes::DT);
         assert!(!sim.stats().fallback, "n {n}, e {e}: step {step} fell back");
         let stats = sim.stats();
@@ -153,15 +151,10 @@ fn walkers(share: f64, slop: f64) -> Shove {
     scene.config.overlap_slop = slop;
     let arena = scene.config.arena.expect("the pile has walls");
     let mut sim = scene.simulation();
-    let walkers: Vec<u32> = (0..1000u32)
-        .filter(|&i| scenes::walks(i as usize, share))
-        .collect();
+    let walkers = scenes::walkers(1000, share);
     let mut left_steps = 0;
     for step in 0..600 {
-        for &i in &walkers {
-            let v = sim.bodies().velocity(i as usize);
-            sim.set_velocity(i, DVec2::new(-scenes::CROWD_SPEED, v.y));
-        }
+        scenes::walk_left(&mut sim, walkers.iter().copied());
         sim.step(scenes::DT);
         assert!(
             !sim.stats().fallback,
