@@ -11,13 +11,16 @@
 //! Two preconditioners ([`Preconditioner`]; `contacts` picks by the solve's size,
 //! `GAUSS_SEIDEL_CONTACTS`): symmetric Gauss–Seidel (a forward and a backward sweep from
 //! zero impulses on the residual) for solves of 2000 contacts or more, Jacobi's (each
-//! row's residual scaled by its diagonal) for smaller ones. An iteration is the search
-//! direction's velocity change added up on the bodies and read back as the closing speed
-//! it takes away, the step on impulses and residuals, and the preconditioner. Jacobi's
-//! iterations run on the calling thread, in the order of [`STREAMS`]; symmetric
-//! Gauss–Seidel's on the executor's threads, in an order that is still one Gauss–Seidel
-//! order (two regions of the jam at once, then the rows between them: [`blocks`]). Either
-//! way the result does not depend on the number of threads.
+//! row's residual scaled by its diagonal) for smaller ones. With Jacobi's an iteration is
+//! the search direction's velocity change added up on the bodies and read back as the
+//! closing speed it takes away, then the step on impulses and residuals with the
+//! scaling, on the calling thread. With symmetric Gauss–Seidel it is a backward and a
+//! forward sweep and the step, in Eisenstat's form ([`sweeps`]: the same iterates, no
+//! product with the system; since the thirty-second session); its rows are taken in the
+//! order of [`STREAMS`] on the calling thread for piles under gravity, or on the
+//! executor's threads in an order that is still one Gauss–Seidel order (two regions of
+//! the jam at once, then the rows between them: [`blocks`]). Either way the result does
+//! not depend on the number of threads.
 //!
 //! Why (twenty-seventh session, `docs/contacts.md`): with Jacobi's alone a jam of L layers
 //! needed about L iterations (the walkers and marches of 2000 all 70 of theirs), and the
@@ -49,6 +52,7 @@ use super::ContactRows;
 use glam::DVec2;
 
 mod blocks;
+mod sweeps;
 #[cfg(test)]
 mod tests;
 
@@ -84,6 +88,9 @@ struct Block {
     index: Vec<u32>,
     /// `1 / (w_a + w_b)` per row: the inverse of the system's diagonal.
     inv_d: Vec<f64>,
+    /// `w_a + w_b` per row: the system's diagonal (symmetric Gauss–Seidel's inner
+    /// products, [`sweeps`]).
+    d: Vec<f64>,
     v: Vectors,
     /// Velocity change per slot of the impulses a sweep of this block has added up so far.
     dv: Vec<DVec2>,
@@ -93,7 +100,8 @@ struct Block {
 
 /// A block's vectors, one entry per row: impulse found, residual closing speed,
 /// preconditioned residual, search direction and the closing speed the search direction
-/// takes away.
+/// takes away (with Jacobi's preconditioner; symmetric Gauss–Seidel's keep the residual
+/// and direction scaled and `t` in `z`: [`sweeps`]).
 #[derive(Debug, Default)]
 struct Vectors {
     x: Vec<f64>,
@@ -206,21 +214,11 @@ impl Conjugate {
         if block.rows.is_empty() {
             return 0;
         }
-        let jacobi = self.preconditioner == Preconditioner::Jacobi;
-        let step = |block: &mut Block, alpha: f64| {
-            if jacobi {
-                return block.step_and_scale(alpha);
-            }
-            let Block {
-                rows, inv_d, v, dv, ..
-            } = block;
-            dv.fill(DVec2::ZERO);
-            let largest = blocks::step_and_forward(rows, inv_d, v, &mut dv[..], alpha, w);
-            dv.fill(DVec2::ZERO);
-            (largest, blocks::backward(rows, inv_d, v, &mut dv[..], w))
-        };
+        if self.preconditioner != Preconditioner::Jacobi {
+            return block.iterate_gauss_seidel(w, iterations, tolerance);
+        }
         // x = 0, p = q = 0: the first step moves nothing.
-        let (mut largest, mut rz) = step(block, 0.0);
+        let (mut largest, mut rz) = block.step_and_scale(0.0);
         let mut beta = 0.0;
         for done in 0..iterations {
             if !(largest > tolerance && rz > 0.0 && rz.is_finite()) {
@@ -233,7 +231,7 @@ impl Conjugate {
                 return done;
             }
             let next;
-            (largest, next) = step(block, rz / pq);
+            (largest, next) = block.step_and_scale(rz / pq);
             beta = next / rz;
             rz = next;
         }
@@ -247,6 +245,7 @@ impl Block {
         self.rows.clear();
         self.index.clear();
         self.inv_d.clear();
+        self.d.clear();
         self.dv.clear();
         self.back.clear();
         let v = &mut self.v;
@@ -273,6 +272,7 @@ impl Block {
                     normal: row.normal,
                 });
                 self.inv_d.push(row.inv_w);
+                self.d.push(1.0 / row.inv_w);
                 self.v.r.push(closing);
                 self.index.push(k);
             }
@@ -282,6 +282,43 @@ impl Block {
             v.resize(n, 0.0);
         }
         self.dv.resize(slots, DVec2::ZERO);
+    }
+
+    /// Runs at most `iterations` iterations preconditioned by symmetric Gauss–Seidel on
+    /// this block, on the calling thread ([`sweeps`]), from `x` = 0 and the closing speeds
+    /// in `r`, stopping once no `|D r̂|` exceeds `tolerance` or a direction takes nothing
+    /// away (or is not finite); inverse masses `w`. Returns the iterations completed.
+    fn iterate_gauss_seidel(&mut self, w: &[f64], iterations: usize, tolerance: f64) -> usize {
+        let Block {
+            rows,
+            inv_d,
+            d,
+            v,
+            dv,
+            ..
+        } = self;
+        dv.fill(DVec2::ZERO);
+        sweeps::start(rows, inv_d, v, &mut dv[..], w);
+        // x = 0, q = 0: the first update moves nothing.
+        let (mut largest, mut rz) = sweeps::update(d, v, 0.0);
+        let mut beta = 0.0;
+        for done in 0..iterations {
+            if !(largest > tolerance && rz > 0.0 && rz.is_finite()) {
+                return done;
+            }
+            dv.fill(DVec2::ZERO);
+            sweeps::backward(rows, inv_d, v, &mut dv[..], beta, w);
+            dv.fill(DVec2::ZERO);
+            let pq = sweeps::forward(rows, inv_d, d, v, &mut dv[..], w);
+            if pq.is_nan() || pq <= 0.0 {
+                return done;
+            }
+            let next;
+            (largest, next) = sweeps::update(d, v, rz / pq);
+            beta = next / rz;
+            rz = next;
+        }
+        iterations
     }
 
     /// The search direction `p ← z + beta p` of a block's `rows`, its velocity change

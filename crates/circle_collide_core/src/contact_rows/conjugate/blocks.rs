@@ -8,13 +8,12 @@
 //! between the regions to the separator. The two regions' rows share no moving body, so
 //! their sweeps run at once, each adding up its velocity changes in an array of its own;
 //! the separator's few rows come after both (forward) or before both (backward) and read
-//! and write each body in its region's array. An iteration is six groups of
-//! [`team::run_groups`]: the direction and its velocity change (regions, then the
-//! separator, which also reads its closing speeds back), the closing speeds the regions'
-//! rows read back, the step with the forward sweep (regions, then the separator, which
-//! also runs its backward sweep), and the regions' backward sweeps. Each block's work
-//! runs in a fixed order and the parts of each sum are added in block order, so the
-//! results are the same bits on any number of threads.
+//! and write each body in its region's array. An iteration ([`sweeps`](super::sweeps))
+//! is five groups of [`team::run_groups`]: the backward sweep (the separator, then the
+//! regions), the forward sweep (the regions, then the separator), and the step (a unit
+//! per region, the lower one taking the separator's rows too). Each block's work runs in
+//! a fixed order and the parts of each sum are added in block order, so the results are
+//! the same bits on any number of threads.
 //!
 //! Why (twenty-eighth session, `docs/contacts.md`): run serially, the sweeps and the
 //! product with the system were a fifth of the steered jams' CPU time (the crowd of 2000
@@ -23,7 +22,7 @@
 //! coupling between them: the march of 2000 left the push-out 1000–1900 moves a step
 //! instead of 100–700, and its steps got slower.
 
-use super::{Block, CgRow, Changes, Conjugate, STREAMS, Vectors};
+use super::{Block, CgRow, Changes, Conjugate, STREAMS, sweeps};
 use crate::contact_rows::{Row, team};
 use crate::parallel::Executor;
 use glam::DVec2;
@@ -38,13 +37,12 @@ const BLOCKS: usize = 3;
 
 /// The groups of an iteration ([`team::run_groups`]): a unit per region, or the
 /// separator's one unit.
-const DIRECTION: usize = 0;
-const SEPARATOR_DIRECTION: usize = 1;
-const TAKE_AWAY: usize = 2;
-const FORWARD: usize = 3;
-const SEPARATOR_SWEEPS: usize = 4;
-const BACKWARD: usize = 5;
-const GROUPS: [usize; 6] = [2, 1, 2, 2, 1, 2];
+const SEPARATOR_BACKWARD: usize = 0;
+const BACKWARD: usize = 1;
+const FORWARD: usize = 2;
+const SEPARATOR_FORWARD: usize = 3;
+const UPDATE: usize = 4;
+const GROUPS: [usize; 5] = [1, 2, 2, 1, 2];
 
 /// What each block's units leave for the gates and the other blocks, per period and
 /// block: its part of `p·q` ([`PQ`]), its largest residual ([`LARGEST`]) and its part of
@@ -158,9 +156,10 @@ impl Conjugate {
     }
 
     /// Runs at most `iterations` iterations preconditioned by symmetric Gauss–Seidel on
-    /// the blocks of [`load_blocks`](Self::load_blocks), on `executor`'s threads, from
-    /// `x` = 0 and the residual in `r`, stopping once no residual exceeds `tolerance` or a
-    /// direction takes nothing away (or is not finite). Returns the iterations completed.
+    /// the blocks of [`load_blocks`](Self::load_blocks), on `executor`'s threads
+    /// ([`sweeps`](super::sweeps)), from `x` = 0 and the closing speeds in `r`, stopping
+    /// once no `|D r̂|` exceeds `tolerance` or a direction takes nothing away (or is not
+    /// finite). Returns the iterations completed.
     pub(super) fn iterate_blocks(
         &mut self,
         executor: &dyn Executor,
@@ -180,93 +179,98 @@ impl Conjugate {
             let Block {
                 rows,
                 inv_d,
+                d,
                 v,
                 dv,
                 back,
                 ..
             } = block;
-            parts.push((&rows[..], &inv_d[..], Mutex::new(v)));
+            parts.push((&rows[..], &inv_d[..], &d[..], Mutex::new(v)));
             if k != SEPARATOR {
+                back[ranges[k].clone()].fill(DVec2::ZERO);
                 dvs.push(Mutex::new(&mut dv[..]));
                 backs.push(Mutex::new(&mut back[..]));
             }
         }
-        // Period 0 is the first step (length 0: x = 0, p = q = 0), which preconditions the
-        // initial residual; period k ≥ 1 is iteration k.
+        // Period 0 is the start (`r̂`, and a step of length 0 that sums it up); period
+        // k ≥ 1 is iteration k.
         let sums = Sums::new(iterations + 1);
         let rz = |period: usize| sums.total(period, RZ);
         let gate = |period: usize, group: usize| match group {
             _ if period == 0 => true,
-            DIRECTION => {
+            SEPARATOR_BACKWARD => {
                 let (largest, rz) = (sums.largest(period - 1), rz(period - 1));
                 largest > tolerance && rz > 0.0 && rz.is_finite()
             }
-            FORWARD => {
+            UPDATE => {
                 let pq = sums.total(period, PQ);
                 !(pq.is_nan() || pq <= 0.0)
             }
             _ => true,
         };
+        let beta = |period: usize| {
+            if period == 1 {
+                0.0
+            } else {
+                rz(period - 1) / rz(period - 2)
+            }
+        };
         let work = |period: usize, group: usize, unit: usize| {
             let k = if GROUPS[group] == 1 { SEPARATOR } else { unit };
-            let (rows, inv_d, v) = &parts[k];
-            let mut v = lock(v);
-            let alpha = || {
-                if period == 0 {
-                    0.0
-                } else {
-                    rz(period - 1) / sums.total(period, PQ)
-                }
-            };
-            let beta = || {
-                if period == 1 {
-                    0.0
-                } else {
-                    rz(period - 1) / rz(period - 2)
-                }
-            };
+            let (rows, inv_d, d, v) = &parts[k];
             match group {
                 _ if period == 0 && group < FORWARD => {}
-                DIRECTION => {
-                    let mut dv = lock(&dvs[k]);
-                    dv[ranges[k].clone()].fill(DVec2::ZERO);
-                    Block::direction(rows, &mut v, &mut dv[..], beta(), w);
+                SEPARATOR_BACKWARD => {
+                    let (mut lower, mut upper) = (lock(&backs[LOWER]), lock(&backs[UPPER]));
+                    let mut back = Split::of(&mut lower, &mut upper, from);
+                    sweeps::backward(rows, inv_d, &mut lock(v), &mut back, beta(period), w);
                 }
-                SEPARATOR_DIRECTION => {
-                    let (mut lower, mut upper) = (lock(&dvs[LOWER]), lock(&dvs[UPPER]));
-                    let mut dv = Split::of(&mut lower, &mut upper, from);
-                    // Added to the regions' changes, which hold theirs: then read back.
-                    Block::direction(rows, &mut v, &mut dv, beta(), w);
-                    sums.set(period, k, PQ, Block::read_back(rows, &mut v, &dv));
-                }
-                TAKE_AWAY => {
-                    let dv = lock(&dvs[k]);
-                    sums.set(period, k, PQ, Block::read_back(rows, &mut v, &dv[..]));
+                BACKWARD => {
+                    let mut back = lock(&backs[k]);
+                    sweeps::backward(rows, inv_d, &mut lock(v), &mut back[..], beta(period), w);
                 }
                 FORWARD => {
                     let mut dv = lock(&dvs[k]);
                     dv[ranges[k].clone()].fill(DVec2::ZERO);
-                    let largest = step_and_forward(rows, inv_d, &mut v, &mut dv[..], alpha(), w);
-                    sums.set(period, k, LARGEST, largest);
-                    lock(&backs[k])[ranges[k].clone()].fill(DVec2::ZERO);
+                    let v = &mut lock(v);
+                    if period == 0 {
+                        sweeps::start(rows, inv_d, v, &mut dv[..], w);
+                    } else {
+                        let pq = sweeps::forward(rows, inv_d, d, v, &mut dv[..], w);
+                        sums.set(period, k, PQ, pq);
+                    }
                 }
-                SEPARATOR_SWEEPS => {
+                SEPARATOR_FORWARD => {
                     let (mut lower, mut upper) = (lock(&dvs[LOWER]), lock(&dvs[UPPER]));
                     let mut dv = Split::of(&mut lower, &mut upper, from);
-                    let largest = step_and_forward(rows, inv_d, &mut v, &mut dv, alpha(), w);
-                    sums.set(period, k, LARGEST, largest);
-                    let (mut lower, mut upper) = (lock(&backs[LOWER]), lock(&backs[UPPER]));
-                    let mut back = Split::of(&mut lower, &mut upper, from);
-                    sums.set(period, k, RZ, backward(rows, inv_d, &mut v, &mut back, w));
+                    let v = &mut lock(v);
+                    if period == 0 {
+                        sweeps::start(rows, inv_d, v, &mut dv, w);
+                    } else {
+                        let pq = sweeps::forward(rows, inv_d, d, v, &mut dv, w);
+                        sums.set(period, k, PQ, pq);
+                    }
                 }
-                BACKWARD => {
-                    let mut back = lock(&backs[k]);
-                    sums.set(
-                        period,
-                        k,
-                        RZ,
-                        backward(rows, inv_d, &mut v, &mut back[..], w),
-                    );
+                UPDATE => {
+                    let alpha = if period == 0 {
+                        0.0
+                    } else {
+                        rz(period - 1) / sums.total(period, PQ)
+                    };
+                    // The lower region's unit updates the separator's rows too.
+                    let blocks: &[usize] = if k == LOWER {
+                        &[LOWER, SEPARATOR]
+                    } else {
+                        &[k]
+                    };
+                    for &b in blocks {
+                        let (_, _, d, v) = &parts[b];
+                        let (largest, rz) = sweeps::update(d, &mut lock(v), alpha);
+                        sums.set(period, b, LARGEST, largest);
+                        sums.set(period, b, RZ, rz);
+                    }
+                    // Cleared for the next iteration's backward sweeps.
+                    lock(&backs[k])[ranges[k].clone()].fill(DVec2::ZERO);
                 }
                 _ => {}
             }
@@ -277,9 +281,10 @@ impl Conjugate {
         }
     }
 
-    /// The preconditioner applied to the residual `r` (the blocks' rows in turn): `z`,
-    /// leaving every block's impulses as they were (a step of length 0); one block is
-    /// swept on the calling thread, three as regions and separator.
+    /// The preconditioner applied to the residual `r` (the blocks' rows in turn):
+    /// `z = (D + Lᵀ)⁻¹ D (D + L)⁻¹ r`, the start's forward sweep and a backward sweep with
+    /// `beta` 0 ([`sweeps`](super::sweeps)), leaving every block's impulses as they were;
+    /// one block is swept on the calling thread, three as regions and separator.
     #[cfg(test)]
     pub(super) fn precondition(&mut self, r: &[f64]) -> Vec<f64> {
         let mut start = 0;
@@ -290,8 +295,24 @@ impl Conjugate {
         }
         if self.blocks.len() == 1 {
             self.iterate(0, 0.0);
+            let w = &self.w[..];
+            let Block {
+                rows, inv_d, v, dv, ..
+            } = &mut self.blocks[0];
+            dv.fill(DVec2::ZERO);
+            super::sweeps::backward(rows, inv_d, v, &mut dv[..], 0.0, w);
         } else {
             self.iterate_blocks(&crate::parallel::Serial, 0, 0.0);
+            let w = &self.w[..];
+            let [lower, upper, separator] = &mut self.blocks[..] else {
+                unreachable!("three blocks")
+            };
+            let mut back = Split::of(&mut lower.back, &mut upper.back, self.from);
+            let Block { rows, inv_d, v, .. } = separator;
+            super::sweeps::backward(rows, inv_d, v, &mut back, 0.0, w);
+            for b in [lower, upper] {
+                super::sweeps::backward(&b.rows, &b.inv_d, &mut b.v, &mut b.back[..], 0.0, w);
+            }
         }
         self.blocks.iter().flat_map(|b| b.v.z.clone()).collect()
     }
@@ -312,61 +333,4 @@ impl Changes for Split<'_> {
         *self.at(row.a) -= push * w[row.a as usize];
         *self.at(row.b) += push * w[row.b as usize];
     }
-}
-
-/// The step `alpha` along a block's search direction — the impulses `x += alpha p`, the
-/// residuals `r -= alpha q` — and the forward sweep of symmetric Gauss–Seidel's
-/// preconditioner on the new `r`, `y = (D + L)⁻¹ r` (`D` the system's diagonal, `L` its
-/// part below the diagonal in the sweeps' order), into `z`; `dv` holds the velocity
-/// changes of the rows swept before. Returns the block's largest residual.
-pub(super) fn step_and_forward<C: Changes + ?Sized>(
-    rows: &[CgRow],
-    inv_d: &[f64],
-    v: &mut Vectors,
-    dv: &mut C,
-    alpha: f64,
-    w: &[f64],
-) -> f64 {
-    let n = rows.len();
-    let (inv_d, x, r, z, p, q) = (
-        &inv_d[..n],
-        &mut v.x[..n],
-        &mut v.r[..n],
-        &mut v.z[..n],
-        &v.p[..n],
-        &v.q[..n],
-    );
-    let mut largest = 0.0f64;
-    for i in 0..n {
-        x[i] += alpha * p[i];
-        let ri = r[i] - alpha * q[i];
-        r[i] = ri;
-        largest = largest.max(ri.abs());
-        let y = (ri - dv.closing(rows[i])) * inv_d[i];
-        z[i] = y;
-        dv.add(rows[i], y, w);
-    }
-    largest
-}
-
-/// The backward sweep, `z = (D + U)⁻¹ D y` (`z_i = y_i − (U z)_i / D_ii`), over a block's
-/// rows in reverse; `dv` holds the velocity changes of the rows swept before (those after
-/// the block in the sweeps' order). Returns the block's part of `r·z`.
-pub(super) fn backward<C: Changes + ?Sized>(
-    rows: &[CgRow],
-    inv_d: &[f64],
-    v: &mut Vectors,
-    dv: &mut C,
-    w: &[f64],
-) -> f64 {
-    let n = rows.len();
-    let (inv_d, r, z) = (&inv_d[..n], &v.r[..n], &mut v.z[..n]);
-    let mut rz = 0.0;
-    for i in (0..n).rev() {
-        let zi = z[i] - dv.closing(rows[i]) * inv_d[i];
-        z[i] = zi;
-        dv.add(rows[i], zi, w);
-        rz += r[i] * zi;
-    }
-    rz
 }

@@ -297,6 +297,73 @@ fn symmetric_and_positive(preconditioner: Preconditioner, blocks: usize) {
     assert!(dot(&mu, &jacobi).abs() < 0.99 * dot(&mu, &mu).sqrt() * dot(&jacobi, &jacobi).sqrt());
 }
 
+/// The iterations in Eisenstat's form (two sweeps, no product with the system:
+/// `sweeps`) give the textbook iterates of conjugate gradients preconditioned by
+/// symmetric Gauss–Seidel (a product with the system, then the preconditioner applied to
+/// the residual) to rounding: on the redundant lattice, after 1, 3 and 8 iterations, on
+/// the calling thread and in regions.
+#[test]
+fn two_sweeps_an_iteration_give_the_textbook_iterates() {
+    for preconditioner in [
+        Preconditioner::GaussSeidel,
+        Preconditioner::GaussSeidelRegions,
+    ] {
+        for iterations in [1, 3, 8] {
+            let (rows, _) = redundant_lattice(0.0);
+            let mut ours = rows.clone();
+            assert_eq!(
+                ours.conjugate_gradient(iterations, 0.0, preconditioner),
+                iterations
+            );
+            let cg = &mut ours.conjugate;
+            let found: Vec<f64> = cg.blocks.iter().flat_map(|b| b.v.x.clone()).collect();
+            // The rows in the sweeps' order, and their closing speeds at the start.
+            let order: Vec<CgRow> = cg.blocks.iter().flat_map(|b| b.rows.clone()).collect();
+            let start: std::collections::HashMap<u32, f64> = cg.active.iter().copied().collect();
+            let b: Vec<f64> = (cg.blocks.iter())
+                .flat_map(|b| b.index.iter().map(|k| start[k]))
+                .collect();
+            let w = cg.w.clone();
+            let product = |p: &[f64]| {
+                let mut dv = vec![DVec2::ZERO; w.len()];
+                for (&row, &pi) in order.iter().zip(p) {
+                    add(row, pi, &mut dv, &w);
+                }
+                order
+                    .iter()
+                    .map(|&row| closing(row, &dv))
+                    .collect::<Vec<f64>>()
+            };
+            let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+            let n = b.len();
+            let (mut x, mut r) = (vec![0.0; n], b.clone());
+            let mut z = cg.precondition(&r);
+            let (mut p, mut rz) = (z.clone(), dot(&r, &z));
+            for _ in 0..iterations {
+                let q = product(&p);
+                let alpha = rz / dot(&p, &q);
+                for i in 0..n {
+                    x[i] += alpha * p[i];
+                    r[i] -= alpha * q[i];
+                }
+                z = cg.precondition(&r);
+                let next = dot(&r, &z);
+                for i in 0..n {
+                    p[i] = z[i] + next / rz * p[i];
+                }
+                rz = next;
+            }
+            let largest = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let worst = (found.iter().zip(&x)).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+            assert!(largest > 0.01, "{preconditioner:?}: nothing found");
+            assert!(
+                worst < 1e-9 * largest,
+                "{preconditioner:?}, {iterations} iterations: off by {worst} of {largest}"
+            );
+        }
+    }
+}
+
 /// What picks the triggered correction's iterations (`contacts::TRIGGERED_ITERATIONS`):
 /// a row with an impulse against the wall (slot 0) or a body without inverse mass (a
 /// static or kinematic body) anchors the jam; a row without an impulse there, or rows
