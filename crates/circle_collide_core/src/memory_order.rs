@@ -97,7 +97,7 @@ impl Simulation {
     /// Adds to the contact memory the pairs that had an impact this step and could press
     /// (not an elastic pair under the default resting speed unless a steered body drives
     /// it, as the solver's classification has it) — body pairs still within a kept gap's reach
-    /// ([`KEEP_GAP`](crate::gap_contacts::KEEP_GAP)) at the end of the step, and every
+    /// ([`KEEP_GAP`]) at the end of the step, and every
     /// body–static impact — unless the memory has them already, with the least positive
     /// impulse. A pair that closes faster than the resting speed again in the next step
     /// is then a pressing contact, the solver's, not a new impact. Under gravity only the

@@ -8,7 +8,7 @@
 //! between the regions to the separator. The two regions' rows share no moving body, so
 //! their sweeps run at once, each adding up its velocity changes in an array of its own;
 //! the separator's few rows come after both (forward) or before both (backward) and read
-//! and write each body in its region's array. An iteration ([`sweeps`](super::sweeps))
+//! and write each body in its region's array. An iteration ([`sweeps`])
 //! is five groups of [`team::run_groups`]: the backward sweep (the separator, then the
 //! regions), the forward sweep (the regions, then the separator), and the step (a unit
 //! per region, the lower one taking the separator's rows too). Each block's work runs in
@@ -157,7 +157,7 @@ impl Conjugate {
 
     /// Runs at most `iterations` iterations preconditioned by symmetric Gauss–Seidel on
     /// the blocks of [`load_blocks`](Self::load_blocks), on `executor`'s threads
-    /// ([`sweeps`](super::sweeps)), from `x` = 0 and the closing speeds in `r`, stopping
+    /// ([`sweeps`]), from `x` = 0 and the closing speeds in `r`, stopping
     /// once no `|D r̂|` exceeds `tolerance` or a direction takes nothing away (or is not
     /// finite). Returns the iterations completed.
     pub(super) fn iterate_blocks(
@@ -283,7 +283,7 @@ impl Conjugate {
 
     /// The preconditioner applied to the residual `r` (the blocks' rows in turn):
     /// `z = (D + Lᵀ)⁻¹ D (D + L)⁻¹ r`, the start's forward sweep and a backward sweep with
-    /// `beta` 0 ([`sweeps`](super::sweeps)), leaving every block's impulses as they were;
+    /// `beta` 0 ([`sweeps`]), leaving every block's impulses as they were;
     /// one block is swept on the calling thread, three as regions and separator.
     #[cfg(test)]
     pub(super) fn precondition(&mut self, r: &[f64]) -> Vec<f64> {
