@@ -5,9 +5,9 @@
 //! cargo run --release -p circle_collide_core --example crowd_steps -- [N] [steps] [resting_speed]
 //! ```
 //!
-//! Prints the late-half median and the worst step time, the steps that hit the impact
-//! cap (fallbacks), the most overlaps the push-out left, the slow contacts and impacts
-//! per step, and the deepest overlap at the end (over the radius, from the broad phase's
+//! Prints the late-half median and mean and the worst step time, the steps that hit the
+//! impact cap (fallbacks), the most overlaps the push-out left, the slow contacts and
+//! impacts per step, and the deepest overlap at the end (over the radius, from the broad phase's
 //! pairs). `VERBOSE=1` also prints every 25th step (its time, contacts, impacts, the
 //! push-out's moves and leftovers, the solver's passes); `ITER=n` sets the solver's
 //! passes, `CG=0` turns the conjugate-gradient correction off, `SLOP=s` sets the overlap a
@@ -135,8 +135,9 @@ fn main() {
         / scenes::RADIUS;
     let worst = times.iter().copied().fold(0.0, f64::max);
     println!(
-        "crowd N = {n}, {steps} steps: late-half median {:.3} ms, worst {worst:.3} ms, fallback steps {fallbacks}, most overlaps left {most_left}, per step {:.0} slow contacts and {:.0} impacts, deepest overlap at the end {deepest:.4} r (slop {} r), KE {:.3e}",
+        "crowd N = {n}, {steps} steps: late-half median {:.3} ms, late-half mean {:.3} ms, worst {worst:.3} ms, fallback steps {fallbacks}, most overlaps left {most_left}, per step {:.0} slow contacts and {:.0} impacts, deepest overlap at the end {deepest:.4} r (slop {} r), KE {:.3e}",
         common::median(&times[steps / 2..]),
+        times[steps / 2..].iter().sum::<f64>() / (steps - steps / 2).max(1) as f64,
         contacts as f64 / steps as f64,
         impacts as f64 / steps as f64,
         sim.config.overlap_slop,
