@@ -379,9 +379,9 @@ pub const GAUSS_SEIDEL_CONTACTS: usize = 2000;
 /// what stays awake differ from draw to draw).
 pub const GAUSS_SEIDEL_ITERATIONS: u32 = 20;
 
-/// Conjugate-gradient iterations preconditioned by symmetric Gauss–Seidel of a triggered
-/// solve of [`GAUSS_SEIDEL_CONTACTS`] or more that presses on a wall, a static or a
-/// kinematic body ([`TRIGGERED_ITERATIONS`] with Jacobi's). Measured (core, late-half
+/// Conjugate-gradient iterations preconditioned by symmetric Gauss–Seidel of a solve
+/// (triggered or deep) of [`GAUSS_SEIDEL_CONTACTS`] or more that presses on a wall, a
+/// static or a kinematic body ([`TRIGGERED_ITERATIONS`] with Jacobi's). Measured (core, late-half
 /// medians, two threads, draws `NUDGE=k`, the rows then in four runs, against Jacobi's
 /// 70): the march of 2000
 /// (`walkers_steps 2000 600 1`) 3.75 / 3.83 ms with Jacobi's, 4.44 / 3.72 with 20
@@ -390,29 +390,40 @@ pub const GAUSS_SEIDEL_ITERATIONS: u32 = 20;
 /// 3.90 / 4.12 / 4.32 → 3.87 / 3.98 / 4.05 ms with 40 (push-out moves 1297 / 3114 / 3403
 /// → 827 / 638 / 624), lower still with 20 but one draw of four with 16 left 14,417
 /// moves; the crowd of 2000 against a wall 1.83 / 1.87 → 1.92 / 1.91 ms (level).
+///
+/// Deep solves ([`CONJUGATE_CONTACTS`]) pressed on a wall take them too since the
+/// thirty-second session (they took [`GAUSS_SEIDEL_ITERATIONS`]): the crowd of 10,000
+/// against a wall broke down once its jam grew past ~22,000 contacts (around step 950 of
+/// 1200: push-out 60,000–74,000 moves a step, overlaps past the slop left in 251–307 of the
+/// late 600 steps over draws 10, 11, 13, 14, late-half means 33.4–39.1 ms); with 40
+/// iterations it holds (0–1 such steps, 10.2–11.6 ms, ~1700 moves a step). Over 600 steps
+/// (draws 0–3) level: 4.67 → 4.68 ms on average.
 pub const GAUSS_SEIDEL_ANCHORED_ITERATIONS: u32 = 40;
 
 /// The velocity passes, in all, of a jam without gravity whose solve ran the
 /// conjugate-gradient correction this step and was warm-started ([`mostly_warm`]: a jam
-/// that held last step too): the configured ones
-/// (`StepConfig::contact_iterations`, of which [`CONJUGATE_FIRST_PASSES`] before the
-/// correction), not the jam's scaled count `scaled` ([`crowd_passes`], [`deep_jam_passes`]),
-/// if that is more. The scale is there for a push the passes carry a layer at a time; in a
-/// step where the correction has just carried it, the configured passes settle the
-/// inequalities. The steps without the correction keep the scale; steered jams under
-/// gravity keep it in every step. Measured (core, two threads, late-half means, the same
-/// draws both ways, thirty-second session): the crowd of 10,000 over the late 600 of 1200
-/// steps (draws 4–9) 10.78 / 10.26 / 11.03 / 10.30 / 11.67 / 10.65 → 9.93 / 10.06 / 10.61 /
-/// 9.97 / 10.78 / 9.91 ms (−5.3 %, lower in all six), the crowd of 5000 over 600 steps
-/// (draws 4–7) 4.47 / 4.97 / 5.16 / 4.43 → 4.33 / 4.42 / 4.53 / 4.35 ms (−7 %), the crowd of
-/// 10,000 against a wall 4.23 → 4.16 ms on average, the crowds of 2000 (centre, wall) and
-/// 3000 and the forming crowd of 10,000 (300 steps) level; no step left an overlap past the
-/// slop. For steered jams the same rule was level or worse over the late 600 of 1200 steps
-/// (the walkers of 2000 2.744 → 2.752 ms, the march of 2000 2.525 → 2.586). A cold jam (no
-/// warm start: 19,000 contacts steered into themselves from rest, the test
-/// `a_jam_of_19_000_contacts_steered_into_itself_stops_closing_in_one_step`) keeps the
-/// scale: with the configured passes after its correction a pair still closed at 0.14
-/// units/s instead of 0.057.
+/// that held last step too): the configured ones (`StepConfig::contact_iterations`, of
+/// which [`CONJUGATE_FIRST_PASSES`] before the correction), not the jam's scaled count
+/// `scaled` ([`crowd_passes`], [`deep_jam_passes`]), if that is more. The scale is there
+/// for a push the passes carry a layer at a time; in a step where the correction has just
+/// carried it, the configured passes settle the inequalities. The steps without the
+/// correction keep the scale; steered jams under gravity and jams pressed on a wall or a
+/// static body (anchored) keep it in every step. Measured (core, two threads, late-half
+/// means, the same draws both ways, thirty-second session): the crowd of 10,000 over the
+/// late 600 of 1200 steps (draws 4–9) 10.78 / 10.26 / 11.03 / 10.30 / 11.67 / 10.65 → 9.93
+/// / 10.06 / 10.61 / 9.97 / 10.78 / 9.91 ms (−5.3 %, lower in all six), the crowd of 5000
+/// over 600 steps (draws 4–7) 4.47 / 4.97 / 5.16 / 4.43 → 4.33 / 4.42 / 4.53 / 4.35 ms
+/// (−7 %), the crowds of 2000 and 3000, the elastic crowd of 2000 and the forming crowd of
+/// 10,000 (300 steps) level; no step left
+/// an overlap past the slop. For steered jams the same rule was level or worse over the
+/// late 600 of 1200 steps (the walkers of 2000 2.744 → 2.752 ms, the march of 2000 2.525 →
+/// 2.586). A cold jam (no warm start: 19,000 contacts steered into themselves from rest,
+/// the test `a_jam_of_19_000_contacts_steered_into_itself_stops_closing_in_one_step`) keeps
+/// the scale: with the configured passes after its correction a pair still closed at 0.14
+/// units/s instead of 0.057. So does an anchored jam: the crowd of 10,000 against a wall
+/// over the late 600 of 1200 steps (draws 10, 11, 13, 14) took 12.20 / 11.09 / 10.93 /
+/// 11.33 ms with the rule against 11.58 / 10.46 / 10.18 / 10.56 without (its push crosses
+/// the whole jam to the wall, as with [`GAUSS_SEIDEL_ANCHORED_ITERATIONS`]).
 fn passes_after_correction(configured: u32, scaled: u32) -> u32 {
     configured.min(scaled)
 }
@@ -933,7 +944,7 @@ impl Simulation {
             && self.resting.len() >= triggered_from
             && passes > CONJUGATE_FIRST_PASSES;
         let conjugate = up == DVec2::ZERO && (deep || maybe);
-        let mut corrected = false;
+        let (mut corrected, mut anchored) = (false, false);
         if conjugate {
             rows.passes_until(
                 CONJUGATE_FIRST_PASSES,
@@ -942,14 +953,17 @@ impl Simulation {
                 relaxation,
             );
             if deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed {
-                let anchored = !deep && rows.presses_on_static();
+                // Deep or triggered: a jam pressed on a wall or a static body takes the
+                // anchored iterations (`GAUSS_SEIDEL_ANCHORED_ITERATIONS`).
+                anchored = rows.presses_on_static();
                 let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
                 corrected = self.correct_every_other_step(&mut rows, tolerance, anchored);
             }
         }
         if up == DVec2::ZERO || rows.any_rough() {
             let after = if conjugate {
-                let total = if corrected && !self.steered_jam && mostly_warm(&self.resting) {
+                let settles = !anchored && !self.steered_jam && mostly_warm(&self.resting);
+                let total = if corrected && settles {
                     passes_after_correction(configured, passes)
                 } else {
                     passes

@@ -3,7 +3,9 @@
 //! the conjugate-gradient correction then comes in (`contacts::CONJUGATE_TRIGGER`) and
 //! the jam holds within the slop.
 
-use circle_collide_core::contacts::{GAUSS_SEIDEL_ANCHORED_ITERATIONS, GAUSS_SEIDEL_ITERATIONS};
+use circle_collide_core::contacts::{
+    CONJUGATE_CONTACTS, GAUSS_SEIDEL_ANCHORED_ITERATIONS, GAUSS_SEIDEL_ITERATIONS,
+};
 use circle_collide_core::{manifold, scenes};
 use glam::DVec2;
 
@@ -25,6 +27,39 @@ fn larger_crowds_against_a_wall_hold_on_several_trajectories() {
     for nudge in [0.0, 2e-3, 4e-3] {
         hold_against_the_wall(3000, nudge);
     }
+}
+
+#[test]
+fn a_deep_jam_against_a_wall_holds() {
+    // The crowd of 10,000 packed twice as densely (packing fraction 0.6), steered toward
+    // the middle of the left wall: within 450 steps its jam grows past 25,000 contacts, a
+    // deep solve (`CONJUGATE_CONTACTS`) pressed on the wall. With the deep solves'
+    // `GAUSS_SEIDEL_ITERATIONS` (before the thirty-second session) it broke down from
+    // ~27,000 contacts: from step ~440 on the push-out moved 150,000–320,000 bodies a step
+    // and left 1200–1900 pairs past the slop; with the anchored iterations it holds.
+    let n = 10_000;
+    let mut sim = scenes::crowd(n, 0.6).simulation();
+    let target = DVec2::new(0.0, 0.5 * scenes::gas_side(n, 0.6));
+    let (mut left_steps, mut most_contacts, mut deep, mut most) = (0, 0, 0, 0);
+    for step in 0..450 {
+        scenes::steer_crowd(&mut sim, target);
+        sim.step(scenes::DT);
+        let stats = sim.stats();
+        assert!(!stats.fallback, "step {step} fell back");
+        left_steps += usize::from(stats.overlaps_left > 0);
+        most_contacts = most_contacts.max(stats.resting_contacts);
+        if stats.resting_contacts >= CONJUGATE_CONTACTS && stats.corrected {
+            deep += 1;
+            most = most.max(stats.correction_iterations);
+        }
+    }
+    assert_eq!(left_steps, 0, "steps that left overlaps past the slop");
+    assert!(most_contacts >= 25_000, "{most_contacts} contacts at most");
+    assert!(deep >= 100, "{deep} deep corrections");
+    assert!(
+        most > GAUSS_SEIDEL_ITERATIONS && most <= GAUSS_SEIDEL_ANCHORED_ITERATIONS,
+        "at most {most} iterations in a deep correction"
+    );
 }
 
 /// Steers the crowd of `n` (DESIGN §5) toward the middle of the left wall, `nudge` units
