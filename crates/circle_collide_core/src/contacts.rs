@@ -381,9 +381,9 @@ pub const GAUSS_SEIDEL_ITERATIONS: u32 = 20;
 
 /// Conjugate-gradient iterations preconditioned by symmetric Gauss–Seidel of a solve
 /// (triggered or deep) of [`GAUSS_SEIDEL_CONTACTS`] or more that presses on a wall, a
-/// static or a kinematic body ([`TRIGGERED_ITERATIONS`] with Jacobi's). Measured (core, late-half
-/// medians, two threads, draws `NUDGE=k`, the rows then in four runs, against Jacobi's
-/// 70): the march of 2000
+/// static or a kinematic body ([`TRIGGERED_ITERATIONS`] with Jacobi's). Measured (core,
+/// late-half medians, two threads, draws `NUDGE=k`, the rows then in four runs, against
+/// Jacobi's 70): the march of 2000
 /// (`walkers_steps 2000 600 1`) 3.75 / 3.83 ms with Jacobi's, 4.44 / 3.72 with 20
 /// (push-out moves a step 3315 / 3285 → 13,845 / 6223: the jam never came to rest), 4.21
 /// / 3.72 with 30, 2.57 / 2.47 with 40 (404 / 253 moves); the walkers of 2000 (means)
@@ -414,10 +414,9 @@ pub const GAUSS_SEIDEL_ANCHORED_ITERATIONS: u32 = 40;
 /// / 10.06 / 10.61 / 9.97 / 10.78 / 9.91 ms (−5.3 %, lower in all six), the crowd of 5000
 /// over 600 steps (draws 4–7) 4.47 / 4.97 / 5.16 / 4.43 → 4.33 / 4.42 / 4.53 / 4.35 ms
 /// (−7 %), the crowds of 2000 and 3000, the elastic crowd of 2000 and the forming crowd of
-/// 10,000 (300 steps) level; no step left
-/// an overlap past the slop. For steered jams the same rule was level or worse over the
-/// late 600 of 1200 steps (the walkers of 2000 2.744 → 2.752 ms, the march of 2000 2.525 →
-/// 2.586). A cold jam (no warm start: 19,000 contacts steered into themselves from rest,
+/// 10,000 (300 steps) level; no step left an overlap past the slop. For steered jams the
+/// same rule was level or worse over the late 600 of 1200 steps (the walkers of 2000 2.744
+/// → 2.752 ms, the march of 2000 2.525 → 2.586). A cold jam (no warm start: 19,000 contacts steered into themselves from rest,
 /// the test `a_jam_of_19_000_contacts_steered_into_itself_stops_closing_in_one_step`) keeps
 /// the scale: with the configured passes after its correction a pair still closed at 0.14
 /// units/s instead of 0.057. So does an anchored jam: the crowd of 10,000 against a wall
@@ -962,8 +961,9 @@ impl Simulation {
         }
         if up == DVec2::ZERO || rows.any_rough() {
             let after = if conjugate {
-                let settles = !anchored && !self.steered_jam && mostly_warm(&self.resting);
-                let total = if corrected && settles {
+                // A warm jam pressed into itself, just crossed by the correction.
+                let settles = corrected && !anchored && !self.steered_jam;
+                let total = if settles && mostly_warm(&self.resting) {
                     passes_after_correction(configured, passes)
                 } else {
                     passes

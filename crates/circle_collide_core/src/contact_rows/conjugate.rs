@@ -151,8 +151,9 @@ impl Clone for Conjugate {
 impl ContactRows {
     /// At most `iterations` conjugate-gradient iterations over the rows with a positive
     /// impulse (or closing now, a kept gap's allowance not counted), solved as equalities
-    /// (none closes), stopping once none closes faster than `tolerance`; then the
-    /// impulses found are applied, each row's total clamped at zero. Returns the
+    /// (none closes), stopping once none closes faster than `tolerance` (with symmetric
+    /// Gauss–Seidel: once none would after the rows before it in a sweep, [`sweeps`]); then
+    /// the impulses found are applied, each row's total clamped at zero. Returns the
     /// iterations run.
     pub(crate) fn conjugate_gradient(
         &mut self,
@@ -206,9 +207,10 @@ impl Conjugate {
     }
 
     /// Runs at most `iterations` iterations on one block, on the calling thread,
-    /// preconditioned by Jacobi's or by symmetric Gauss–Seidel, from `x` = 0 and the
-    /// residual in `r`, stopping once no residual exceeds `tolerance` or a direction takes
-    /// nothing away (or is not finite). Returns the iterations completed.
+    /// preconditioned by Jacobi's (here) or by symmetric Gauss–Seidel
+    /// ([`Block::iterate_gauss_seidel`]), from `x` = 0 and the residual in `r`, stopping
+    /// once no residual exceeds `tolerance` or a direction takes nothing away (or is not
+    /// finite). Returns the iterations completed.
     fn iterate(&mut self, iterations: usize, tolerance: f64) -> usize {
         let (block, w) = (&mut self.blocks[0], &self.w[..]);
         if block.rows.is_empty() {
