@@ -817,6 +817,14 @@ mod tests {
         deep
     }
 
+    /// Asserts that every pair `sim`'s last step left deeper than the slop was counted in
+    /// `overlaps_left` (`at` names the step in the message).
+    fn assert_deep_pairs_counted(sim: &Simulation, at: &str) {
+        let deep = deep_pairs(sim).len();
+        let left = sim.stats().overlaps_left;
+        assert!(deep <= left, "{at}: {deep} deep pairs, {left} counted");
+    }
+
     #[test]
     fn a_body_pushed_into_a_partner_it_was_never_paired_with_is_separated() {
         // A and B start 0.4 deep; the push moves B 0.2 to the right, 0.15 into C, whose
@@ -941,13 +949,8 @@ mod tests {
             if step % 20 != 19 {
                 continue;
             }
-            let deep = deep_pairs(&sim).len();
-            let left = sim.stats().overlaps_left;
             jammed += usize::from(sim.stats().overlaps_fixed > n);
-            assert!(
-                deep <= left,
-                "step {step}: {deep} deep pairs, {left} counted"
-            );
+            assert_deep_pairs_counted(&sim, &format!("step {step}"));
         }
         assert!(
             jammed > 0,
@@ -972,12 +975,7 @@ mod tests {
                 continue;
             }
             relisting += 1;
-            let deep = deep_pairs(&sim).len();
-            let left = sim.stats().overlaps_left;
-            assert!(
-                deep <= left,
-                "step {step}: {deep} deep pairs, {left} counted"
-            );
+            assert_deep_pairs_counted(&sim, &format!("step {step}"));
         }
         assert!(
             relisting >= 20,
@@ -1106,12 +1104,7 @@ mod tests {
                     continue;
                 }
                 listed += 1;
-                let deep = deep_pairs(&sim).len();
-                let left = sim.stats().overlaps_left;
-                assert!(
-                    deep <= left,
-                    "{name}, step {step}: {deep} deep pairs, {left} counted"
-                );
+                assert_deep_pairs_counted(&sim, &format!("{name}, step {step}"));
                 let missing = untold_touching(&sim);
                 assert!(
                     missing.is_empty(),
@@ -1146,8 +1139,6 @@ mod tests {
             .map(|(p, q)| p.distance(*q))
             .fold(0.0, f64::max);
         assert!(moved > 0.5, "the push-out moved bodies only {moved}");
-        let deep = deep_pairs(&sim).len();
-        let left = sim.stats().overlaps_left;
-        assert!(deep <= left, "{deep} deep pairs, {left} counted");
+        assert_deep_pairs_counted(&sim, "after the step");
     }
 }

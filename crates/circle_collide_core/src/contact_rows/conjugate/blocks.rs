@@ -187,6 +187,8 @@ impl Conjugate {
             } = block;
             parts.push((&rows[..], &inv_d[..], &d[..], Mutex::new(v)));
             if k != SEPARATOR {
+                // The step clears it after each iteration, but a run stopped at the step's
+                // gate (a direction that took nothing away) leaves it written.
                 back[ranges[k].clone()].fill(DVec2::ZERO);
                 dvs.push(Mutex::new(&mut dv[..]));
                 backs.push(Mutex::new(&mut back[..]));
