@@ -92,7 +92,10 @@ pub struct StepConfig {
     /// [`DEEP_JAM_CONTACTS`](crate::contacts::DEEP_JAM_CONTACTS) contacts gets it too when
     /// its first passes do not converge
     /// ([`CONJUGATE_TRIGGER`](crate::contacts::CONJUGATE_TRIGGER): a crowd pressed against
-    /// a wall). Default `true`; other solves never use it.
+    /// a wall). Without gravity, and in a steered jam, it runs only while the jam is pressed
+    /// near [`overlap_slop`](Self::overlap_slop)
+    /// ([`TIGHT_JAM_DEPTH`](crate::contacts::TIGHT_JAM_DEPTH)): a looser slop lets a jam
+    /// rest from it. Default `true`; other solves never use it.
     pub conjugate_correction: bool,
     /// Speeds above this are clamped (direction kept) and reported. Default `1e5`.
     pub max_speed: f64,

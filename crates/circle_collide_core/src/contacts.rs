@@ -63,7 +63,9 @@
 //! it comes after the first [`CONJUGATE_FIRST_PASSES`] passes of every such solve, and
 //! of a solve of [`DEEP_JAM_CONTACTS`] or more whose first passes still change a velocity
 //! by more than [`CONJUGATE_TRIGGER`] × the resting speed (a crowd pressed against a
-//! wall: more iterations when it presses on a wall, a static or a kinematic body); under
+//! wall: more iterations when it presses on a wall, a static or a kinematic body) — in
+//! both cases only while the jam is pressed near its overlap slop ([`TIGHT_JAM_DEPTH`]:
+//! a jam given a looser slop rests from it); under
 //! gravity (a pile of some 5000) after the configured passes, when they have not
 //! converged, before the passes go on until converged. Solves of
 //! [`GAUSS_SEIDEL_CONTACTS`] or more precondition it by symmetric Gauss–Seidel
@@ -320,6 +322,35 @@ pub const CONJUGATE_CONTACTS: usize = 12_000;
 /// went from 0.75 to 1.59 ms. Solves with fewer contacts, or whose passes converge, take
 /// the same passes as before, bit for bit.
 pub const CONJUGATE_TRIGGER: f64 = 0.6;
+
+/// A jam's solve runs the conjugate-gradient correction (deep, [`CONJUGATE_CONTACTS`], or
+/// triggered, [`CONJUGATE_TRIGGER`]) only while the jam is *pressed near its tolerance*:
+/// more than [`TIGHT_JAM_SHARE`] of its contacts started the step overlapping deeper than
+/// this fraction of the overlap slop (`StepConfig::overlap_slop`, of the smaller radius).
+/// The correction is there to keep a jam's overlaps from creeping to the edge of the slop,
+/// where every push-out cascades through the jam (without it the walkers of 2000 broke
+/// down: 37 % of their contacts deeper than half the slop, 33,000–110,000 push-out moves a
+/// step); a jam given a looser slop keeps its overlaps far inside it, and the passes alone
+/// hold it. Half the slop (first tried) skipped corrections the march of 2000 needed at the
+/// default slop (its share dipped below [`TIGHT_JAM_SHARE`] in 457 of 600 steps; late means
+/// +5.7 %, higher in six draws of six, push-out moves 15 → 171 a step).
+pub const TIGHT_JAM_DEPTH: f64 = 0.25;
+
+/// See [`TIGHT_JAM_DEPTH`]. Measured (core, two threads, thirty-third session): with the
+/// correction every other step, the share of contacts deeper than a quarter of the slop
+/// over the late 600 of 1200 steps (draws 1, 2) is 4.5–15 % for the walkers of 2000 and
+/// 6.6–8.1 % for the march of 2000 at the default slop (0.01; 2.5 % and 3.5 % in the
+/// lowest step), 0.6 % and 0.03 % at a slop of 0.05 (600 steps).
+/// At the default slop the gate changes nothing measurable: of the twelve fingerprints of
+/// the core examples only the elastic crowd's changed, and the late 600 of 1200 steps over
+/// six draws (`NUDGE=1…6`) were level (walkers −0.8 %, march −0.4 %, crowd against a wall
+/// −2.0 %, crowd −0.6 %; the elastic crowd of 2000 and the crowds of 10,000 level, the
+/// same push-out moves). At a slop of 0.05 (600 steps, draws 1–3, late-half means, ms):
+/// walkers 2.62 → 2.12 (−19 %, lower in all), march 2.22 → 2.02 (−9 %), crowd against a
+/// wall 1.68 → 1.34 (−20 %), crowd level, the crowd of 10,000 6.17 / 5.98 → 6.02 / 5.51 and
+/// against a wall 4.20 / 4.02 → 3.31 / 3.20 (draws 1, 2); at 0.02 walkers −5 %, march
+/// −5.7 %, crowd against a wall −1.8 %. No step left an overlap past its slop.
+pub const TIGHT_JAM_SHARE: f64 = 0.02;
 
 /// Jacobi-preconditioned conjugate-gradient iterations of a correction that does not press
 /// on a static body, in a solve below [`GAUSS_SEIDEL_CONTACTS`] (since the twenty-seventh
@@ -932,7 +963,8 @@ impl Simulation {
         // gradients carry the push across the jam (see `CONJUGATE_CONTACTS`), the passes
         // that follow settle the inequalities.
         // A smaller jam gets them too when its first passes still change a velocity by more
-        // than `CONJUGATE_TRIGGER` × the resting speed (see there).
+        // than `CONJUGATE_TRIGGER` × the resting speed (see there). Either only while the
+        // jam is pressed near its slop (`TIGHT_JAM_DEPTH`).
         let deep = self.config.conjugate_correction && self.resting.len() >= CONJUGATE_CONTACTS;
         let triggered_from = if gravity_up == DVec2::ZERO {
             DEEP_JAM_CONTACTS
@@ -951,9 +983,10 @@ impl Simulation {
                 0.0,
                 relaxation,
             );
-            if deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed {
-                // Deep or triggered: a jam pressed on a wall or a static body takes the
-                // anchored iterations (`GAUSS_SEIDEL_ANCHORED_ITERATIONS`).
+            let wanted = deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed;
+            if wanted && self.pressed_near_slop() {
+                // Deep or triggered, and pressed near the slop: a jam pressed on a wall or a
+                // static body takes the anchored iterations (`GAUSS_SEIDEL_ANCHORED_ITERATIONS`).
                 anchored = rows.presses_on_static();
                 let tolerance = CONJUGATE_TOLERANCE * self.resting_speed;
                 corrected = self.correct_every_other_step(&mut rows, tolerance, anchored);
@@ -1006,6 +1039,26 @@ impl Simulation {
             self.stats.external_impulse += rows.store(&mut self.resting, &mut self.bodies);
         }
         self.rows = rows;
+    }
+
+    /// Whether more than [`TIGHT_JAM_SHARE`] of the solver's contacts started the step
+    /// overlapping deeper than [`TIGHT_JAM_DEPTH`] × the overlap slop (of the smaller
+    /// radius; a wall's or segment's contact: of the body's): a jam pressed near its
+    /// tolerance, which the conjugate-gradient correction is for.
+    fn pressed_near_slop(&self) -> bool {
+        let (hot, slop) = (&self.bodies.hot, self.config.overlap_slop);
+        let deep = (self.resting.iter())
+            .filter(|c| {
+                let ra = hot[c.a as usize].radius;
+                let r = if is_body(c.b) {
+                    ra.min(hot[c.b as usize].radius)
+                } else {
+                    ra
+                };
+                c.depth > TIGHT_JAM_DEPTH * slop * r
+            })
+            .count();
+        deep as f64 > TIGHT_JAM_SHARE * self.resting.len() as f64
     }
 
     /// The conjugate-gradient correction (`CONJUGATE_CONTACTS`) of `rows` down to

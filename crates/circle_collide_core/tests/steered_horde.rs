@@ -135,10 +135,12 @@ fn a_horde_walked_into_a_wall_under_gravity_jams_within_the_slop() {
     }
 }
 
-/// What [`walkers`] measured: steps that left overlaps past the slop, the deepest overlap
-/// at the end (over the radius), circles that ended outside the arena.
+/// What [`walkers`] measured: steps that left overlaps past the slop, steps of the late
+/// half (the last 300) that ran the conjugate-gradient correction, the deepest overlap at
+/// the end (over the radius), circles that ended outside the arena.
 struct Shove {
     left_steps: usize,
+    late_corrections: usize,
     deepest: f64,
     outside: usize,
 }
@@ -152,7 +154,7 @@ fn walkers(share: f64, slop: f64) -> Shove {
     let arena = scene.config.arena.expect("the pile has walls");
     let mut sim = scene.simulation();
     let walkers = scenes::walkers(1000, share);
-    let mut left_steps = 0;
+    let (mut left_steps, mut late_corrections) = (0, 0);
     for step in 0..600 {
         scenes::walk_left(&mut sim, walkers.iter().copied());
         sim.step(scenes::DT);
@@ -161,10 +163,12 @@ fn walkers(share: f64, slop: f64) -> Shove {
             "share {share}, slop {slop}: step {step} fell back"
         );
         left_steps += usize::from(sim.stats().overlaps_left > 0);
+        late_corrections += usize::from(step >= 300 && sim.stats().corrected);
     }
     let circles = circles(&sim);
     Shove {
         left_steps,
+        late_corrections,
         deepest: manifold::deepest_overlap(&circles) / scenes::RADIUS,
         outside: outside(&circles, &arena),
     }
@@ -194,6 +198,13 @@ fn walkers_shoving_through_a_pile_under_gravity_leave_it_within_the_slop() {
             shove.deepest
         );
         assert_eq!(shove.outside, 0, "{label}: a circle left the arena");
+        // At the default slop the jam is pressed near it, and the correction keeps it
+        // there every other step (`contacts::TIGHT_JAM_DEPTH`).
+        assert!(
+            shove.late_corrections >= 100,
+            "{label}: the correction ran in {} of the late 300 steps",
+            shove.late_corrections
+        );
     }
 }
 
@@ -204,12 +215,20 @@ fn walkers_at_a_looser_slop_use_it_and_stay_within_it() {
     // runner's `--slop`, `scripts/slop_matrix.sh`). The push-out lets pairs sit up to that
     // deep and no deeper: the deepest overlap at the end is past the default slop (the
     // looser setting is taken: 0.047 r measured) and within the looser one, and no step
-    // leaves an overlap past it (measured: none).
+    // leaves an overlap past it (measured: none). Its jam stays far inside the looser slop
+    // once formed, so the conjugate-gradient correction rests (`contacts::TIGHT_JAM_DEPTH`):
+    // measured none in the late 300 steps, against 149 (every other step) before the
+    // thirty-third session, when the velocities alone triggered it.
     let (default, slop) = (StepConfig::default().overlap_slop, 0.05);
     let shove = walkers(0.2, slop);
     assert_eq!(
         shove.left_steps, 0,
         "steps that left overlaps past the slop"
+    );
+    assert!(
+        shove.late_corrections <= 5,
+        "the correction ran in {} of the late 300 steps",
+        shove.late_corrections
     );
     assert!(
         shove.deepest > default && shove.deepest <= slop,
