@@ -963,8 +963,8 @@ impl Simulation {
         // gradients carry the push across the jam (see `CONJUGATE_CONTACTS`), the passes
         // that follow settle the inequalities.
         // A smaller jam gets them too when its first passes still change a velocity by more
-        // than `CONJUGATE_TRIGGER` × the resting speed (see there). Either only while the
-        // jam is pressed near its slop (`TIGHT_JAM_DEPTH`).
+        // than `CONJUGATE_TRIGGER` × the resting speed (see there). Either way only while
+        // the jam is pressed near its slop (`TIGHT_JAM_DEPTH`).
         let deep = self.config.conjugate_correction && self.resting.len() >= CONJUGATE_CONTACTS;
         let triggered_from = if gravity_up == DVec2::ZERO {
             DEEP_JAM_CONTACTS
