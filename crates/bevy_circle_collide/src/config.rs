@@ -172,7 +172,9 @@ pub struct CircleCollideConfig {
     /// mostly comes to rest within 10 s (without it, never). Without gravity a solve of 2000+ contacts whose first passes
     /// do not converge gets it too
     /// ([`CONJUGATE_TRIGGER`](circle_collide_core::contacts::CONJUGATE_TRIGGER): a crowd
-    /// pressed against a wall). Default `true`.
+    /// pressed against a wall). Jams without gravity and steered ones get it only while
+    /// they are pressed near [`overlap_slop`](Self::overlap_slop)
+    /// ([`TIGHT_JAM_DEPTH`](circle_collide_core::contacts::TIGHT_JAM_DEPTH)). Default `true`.
     pub conjugate_correction: bool,
     /// Whether islands of touching bodies that stay slow fall asleep (see
     /// [`SleepState`](crate::SleepState)). Default `true`.
