@@ -984,7 +984,9 @@ impl Simulation {
                 relaxation,
             );
             let wanted = deep || rows.largest_change() > CONJUGATE_TRIGGER * self.resting_speed;
-            if wanted && self.pressed_near_slop() {
+            // The step after a correction skips it anyway (`correct_every_other_step`): the
+            // scan of `pressed_near_slop` only in steps that may run it.
+            if wanted && !self.memory.corrected && self.pressed_near_slop() {
                 // Deep or triggered, and pressed near the slop: a jam pressed on a wall or a
                 // static body takes the anchored iterations (`GAUSS_SEIDEL_ANCHORED_ITERATIONS`).
                 anchored = rows.presses_on_static();
