@@ -859,10 +859,10 @@ impl Simulation {
             }
         }
         if self.config.arena.is_some() || !self.level.is_empty() {
-            for i in 0..b.len() {
+            let mut touch_statics = |i: usize| {
                 let h = &b.hot[i];
                 if h.inv_mass == 0.0 || h.sensor() {
-                    continue;
+                    return;
                 }
                 let margin = self.config.overlap_slop * h.radius;
                 // Most bodies are clear of every wall and segment by more than the slop.
@@ -880,6 +880,17 @@ impl Simulation {
                         list.push(contact(i as u32, touch.code, at, closing, fast, warm));
                     }
                 });
+            };
+            // At the start of the step only the bodies `integrate` found near a wall or a
+            // segment can touch one: their swept boxes, widened by at least the slop, hold
+            // the boxes tested here (in index order, as the full walk would meet them).
+            let listed = (self.config.arena, self.config.overlap_slop);
+            if !fallback && self.near_wall_listed == Some(listed) {
+                self.near_wall
+                    .iter()
+                    .for_each(|&i| touch_statics(i as usize));
+            } else {
+                (0..b.len()).for_each(touch_statics);
             }
         }
         if !fallback {
