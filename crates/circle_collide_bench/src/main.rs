@@ -3,7 +3,7 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E] [--slop S]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E] [--slop S] [--shuffle]
 //! ```
 //!
 //! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
@@ -28,7 +28,9 @@
 //! settings otherwise, and four static boxes as walls. `--slop` gives ours that
 //! `overlap_slop` (the overlap a step may leave, a fraction of the smaller radius; default
 //! 0.01) — how much a looser tolerance buys; the peers have no such setting and keep
-//! theirs.
+//! theirs. `--shuffle` spawns the scene's circles in a fixed shuffled order (the same
+//! circles, the same steering): the ECS order of a long-running game, which no longer
+//! follows space, where a scene spawned row by row keeps neighbours next to each other.
 //!
 //! `TIMES=1` prints every step's time (ms) to stderr, one a line;
 //! `PHASES=1` prints our five phases' medians to stderr (over all steps and the late half,
@@ -70,6 +72,7 @@ struct Args {
     rolling: f64,
     restitution: Option<f64>,
     slop: Option<f64>,
+    shuffle: bool,
 }
 
 fn parse() -> Args {
@@ -83,6 +86,7 @@ fn parse() -> Args {
         rolling: 0.0,
         restitution: None,
         slop: None,
+        shuffle: std::env::args().any(|a| a == "--shuffle"),
     };
     let argv: Vec<String> = std::env::args().collect();
     for pair in argv.windows(2) {
@@ -152,7 +156,11 @@ fn main() {
     .insert_resource(Time::<Fixed>::from_hz(60.0))
     .insert_resource(TimeUpdateStrategy::ManualDuration(step));
     measure::trace_memory("scene built");
-    let circles = engines::add(&mut app, args.engine, &scene);
+    let circles = if args.shuffle {
+        spawn_shuffled(&mut app, args.engine, &scene)
+    } else {
+        engines::add(&mut app, args.engine, &scene)
+    };
     let side = scenes::gas_side(args.n, 0.3) as f32;
     let target = match args.scene.as_str() {
         "crowd" => Some(Vec2::splat(0.5 * side)),
@@ -286,4 +294,31 @@ fn main() {
     };
     measure::trace_memory("measured");
     println!("{}", report.json());
+}
+
+/// Spawns `scene`'s circles in a fixed shuffled order; returns their entities in the
+/// scene's order (the steering picks circles by their place in the scene).
+fn spawn_shuffled(app: &mut App, engine: Engine, scene: &scenes::Scene) -> Vec<Entity> {
+    let n = scene.bodies.len();
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut state: u64 = 0x5EED_0F5C_A7E5_u64;
+    for i in (1..n).rev() {
+        // SplitMix64 steps: a fixed permutation, the same on every run and engine.
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        order.swap(i, (z % (i as u64 + 1)) as usize);
+    }
+    let shuffled = scenes::Scene {
+        bodies: order.iter().map(|&k| scene.bodies[k]).collect(),
+        config: scene.config.clone(),
+    };
+    let spawned = engines::add(app, engine, &shuffled);
+    let mut circles = vec![Entity::PLACEHOLDER; n];
+    for (place, &k) in order.iter().enumerate() {
+        circles[k] = spawned[place];
+    }
+    circles
 }
