@@ -21,6 +21,11 @@ impl SolverPairs {
 
     /// Lists `pairs` (first body, partner) for a world of `bodies` bodies.
     pub(crate) fn list(&mut self, bodies: usize, pairs: impl Iterator<Item = (u32, u32)> + Clone) {
+        if pairs.clone().next().is_none() {
+            // No rows at all (a gas): nothing is listed, without a pass over the bodies.
+            self.clear();
+            return;
+        }
         crate::compressed_rows::build(bodies, &mut self.first, &mut self.partners, |emit| {
             pairs
                 .clone()
@@ -62,5 +67,10 @@ mod tests {
         assert!(!listed.contains(10, 1), "past the last body");
         listed.clear();
         assert!(!listed.contains(0, 1));
+        // An empty list after a full one leaves nothing listed.
+        listed.list(10, pairs.iter().copied());
+        assert!(pairs.iter().all(|&(a, b)| listed.contains(a as usize, b)));
+        listed.list(10, std::iter::empty());
+        assert!(pairs.iter().all(|&(a, b)| !listed.contains(a as usize, b)));
     }
 }
