@@ -289,12 +289,15 @@ impl Simulation {
     }
 
     /// Wakes body `k` if it sleeps, counts it and sets it flying under this step's
-    /// gravity if `flies`; returns whether it slept.
+    /// gravity if `flies`; returns whether it slept. A body woken after `integrate` is not
+    /// on its list of bodies near a wall: the list no longer holds (the wall contacts and
+    /// wall hits of the step are then looked for among every body).
     pub(crate) fn wake_flying(&mut self, k: usize, flies: bool) -> bool {
         let woke = self.bodies.wake(k);
         if woke {
             self.stats.woken += 1;
             self.bodies.hot[k].set_flying(flies);
+            self.near_wall_listed = None;
         }
         woke
     }

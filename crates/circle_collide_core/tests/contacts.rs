@@ -1063,3 +1063,28 @@ fn the_jittered_pile_of_6000_falls_asleep() {
         "an overlap {deepest} deep at step {step}"
     );
 }
+
+/// A ball asleep on the floor, woken by a place vacated next to it (not by a touch), keeps
+/// its floor contact in the step it wakes: the solver holds it on the floor instead of
+/// letting it fall in (the wall contacts are looked for among the bodies listed near a
+/// wall at the start of the step, which a body woken after that list must join).
+#[test]
+fn a_ball_woken_on_the_floor_by_a_vacated_place_keeps_its_floor_contact() {
+    let r = scenes::RADIUS;
+    let mut sim = Simulation::new(StepConfig {
+        gravity: DVec2::new(0.0, -9.81),
+        arena: Some(Arena::new(DVec2::ZERO, DVec2::splat(20.0))),
+        ..StepConfig::default()
+    });
+    let mut resting = BodyDesc::new(DVec2::new(10.0, r), r, scenes::MASS);
+    resting.sleeping = true;
+    sim.add_body(resting).unwrap();
+    sim.step(scenes::DT);
+    assert!(sim.is_still(), "asleep on the floor");
+    sim.wake_around(DVec2::new(10.0 + 2.0 * r, r), r);
+    sim.step(scenes::DT);
+    assert_eq!(sim.stats().woken, 1, "woken by the vacated place");
+    assert_eq!(sim.stats().resting_contacts, 1, "held by the floor");
+    let y = sim.bodies().position(0).y;
+    assert!((y - r).abs() <= 1e-9, "on the floor, not in it: {}", y - r);
+}
