@@ -883,7 +883,9 @@ impl Simulation {
             };
             // At the start of the step only the bodies `integrate` found near a wall or a
             // segment can touch one: their swept boxes, widened by at least the slop, hold
-            // the boxes tested here (in index order, as the full walk would meet them).
+            // the boxes tested here (in index order, as the full walk would meet them). The
+            // list is dropped whenever it may miss a body (one woken or added since, a
+            // level changed): then every body is tested.
             let listed = (self.config.arena, self.config.overlap_slop);
             if !fallback && self.near_wall_listed == Some(listed) {
                 self.near_wall
