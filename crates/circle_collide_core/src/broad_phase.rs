@@ -59,10 +59,10 @@ impl Simulation {
         let this = &*self;
         let (n, rows) = (this.bodies.len(), this.grid.dense_rows());
         // Work follows the bodies; dense worlds split it by cell rows.
-        let chunks = this
-            .executor
-            .chunks(n, n)
-            .min(if this.grid.dense { rows.max(1) } else { n });
+        let chunks =
+            this.executor
+                .pair_chunks(n, n)
+                .min(if this.grid.dense { rows.max(1) } else { n });
         if chunks <= 1 {
             this.pairs_in(0..rows, 0..n, &mut pairs);
         } else {

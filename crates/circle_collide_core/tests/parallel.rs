@@ -91,15 +91,23 @@ fn large_contact_solves_on_two_threads_are_bit_identical() {
     assert!(executor.batches.load(Ordering::Relaxed) > 0);
 }
 
+/// Below a quarter of `PARALLEL_MIN_BODIES` a world runs serially; from there up to the
+/// threshold only the broad phase's pair listing runs as jobs (one batch a step); the
+/// threshold is the simulation's.
 #[test]
 fn small_worlds_stay_serial() {
-    let mut sim = scenes::gas(PARALLEL_MIN_BODIES - 1, 0.3, 10.0).simulation();
+    let mut sim = scenes::gas(PARALLEL_MIN_BODIES / 4 - 1, 0.3, 10.0).simulation();
     let executor = Arc::new(TwoThreadsBackwards::default());
     sim.set_executor(executor.clone());
     sim.step(scenes::DT);
     assert_eq!(executor.batches.load(Ordering::Relaxed), 0);
-    // The threshold is the simulation's: lowered, the same world runs as jobs.
+    let mut listed = scenes::gas(PARALLEL_MIN_BODIES - 1, 0.3, 10.0).simulation();
+    let listing = Arc::new(TwoThreadsBackwards::default());
+    listed.set_executor(listing.clone());
+    listed.step(scenes::DT);
+    assert_eq!(listing.batches.load(Ordering::Relaxed), 1);
+    // Lowered, the small world runs as jobs, in every phase.
     sim.set_parallel_min_bodies(MIN_BODIES);
     sim.step(scenes::DT);
-    assert!(executor.batches.load(Ordering::Relaxed) > 0);
+    assert!(executor.batches.load(Ordering::Relaxed) > 1);
 }
