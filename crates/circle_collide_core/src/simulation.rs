@@ -225,10 +225,10 @@ impl Simulation {
     /// Runs the broad phase, the narrow phase and the start-of-step predictions of
     /// worlds of at least [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)
     /// bodies (see [`set_parallel_min_bodies`](Self::set_parallel_min_bodies); the broad
-    /// phase's pair listing from a quarter of that) as jobs on `executor`, and the contact solver's passes of any solve of 8192 smooth contacts
-    /// or more on its threads, in colour order (whatever the number of bodies), as its
-    /// conjugate-gradient correction of 2048 rows or more. Results are bit-identical to a
-    /// serial run.
+    /// phase's pair listing from a quarter of that) as jobs on `executor`, and the contact
+    /// solver's passes of any solve of 8192 smooth contacts or more on its threads, in
+    /// colour order (whatever the number of bodies), as its conjugate-gradient correction
+    /// of 2048 rows or more. Results are bit-identical to a serial run.
     ///
     /// ```
     /// use circle_collide_core::{Simulation, StepConfig, parallel::Serial};
@@ -242,9 +242,9 @@ impl Simulation {
     /// Sets the fewest bodies for which the executor's threads are used (default
     /// [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)) in the broad
     /// phase, the narrow phase and the predictions (the broad phase's pair listing from a
-    /// quarter of it); smaller worlds run those serially (a
-    /// large contact solve uses the threads regardless: [`set_executor`](Self::set_executor)).
-    /// Results do not depend on it.
+    /// quarter of it); smaller worlds run those serially (a large contact solve uses the
+    /// threads regardless: [`set_executor`](Self::set_executor)). Results do not depend
+    /// on it.
     ///
     /// ```
     /// use circle_collide_core::{Simulation, StepConfig};
