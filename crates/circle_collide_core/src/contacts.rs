@@ -719,6 +719,10 @@ impl Simulation {
     /// touching at the bodies' current positions, with no warm start. Every contact's
     /// target is not to close.
     fn gather_contacts(&mut self, fallback: bool) {
+        if !fallback {
+            // The bodies that can touch a wall or segment at the start of the step.
+            self.list_wall_candidates();
+        }
         let mut list = std::mem::take(&mut self.resting);
         let mut rows = std::mem::take(&mut self.memory_rows);
         if fallback || self.memory.is_empty() {
@@ -882,17 +886,15 @@ impl Simulation {
                 });
             };
             // At the start of the step only the bodies `integrate` found near a wall or a
-            // segment can touch one: their swept boxes, widened by at least the slop, hold
-            // the boxes tested here (in index order, as the full walk would meet them). The
-            // list is dropped whenever it may miss a body (one woken or added since, a
-            // level changed): then every body is tested.
-            let listed = (self.config.arena, self.config.overlap_slop);
-            if !fallback && self.near_wall_listed == Some(listed) {
+            // segment can touch one (`list_wall_candidates`): their swept boxes, widened by
+            // at least the slop, hold the boxes tested here, met in index order as a walk
+            // over every body would. The fallback tests every body where it stands.
+            if fallback {
+                (0..b.len()).for_each(touch_statics);
+            } else {
                 self.near_wall
                     .iter()
                     .for_each(|&i| touch_statics(i as usize));
-            } else {
-                (0..b.len()).for_each(touch_statics);
             }
         }
         if !fallback {

@@ -96,13 +96,15 @@ impl Simulation {
         self.queue.rebuild_from(predicted);
     }
 
-    /// Makes `near_wall` the bodies whose wall hit the start of the step must predict:
-    /// those `integrate` found near a wall, or every body if the list no longer holds.
+    /// Makes `near_wall` the bodies whose wall hit the start of the step must predict, and
+    /// the only ones the solver's wall contacts are looked for among: those `integrate`
+    /// found near a wall, or every body if the list no longer holds (a body woken or
+    /// added since, a level or arena changed).
     /// A body the contact solver turned since is covered too: if its new path leaves its
     /// old box, [`follow_contact_changes`](Self::follow_contact_changes) predicts it
     /// again; if not, the new path stays within the old one's box, which keeps the slop
     /// clear of every wall.
-    fn list_wall_candidates(&mut self) {
+    pub(crate) fn list_wall_candidates(&mut self) {
         let listed_for = (self.config.arena, self.config.overlap_slop);
         if self.near_wall_listed != Some(listed_for) {
             self.near_wall.clear();
