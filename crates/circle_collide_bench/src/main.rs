@@ -301,15 +301,10 @@ fn main() {
 fn spawn_shuffled(app: &mut App, engine: Engine, scene: &scenes::Scene) -> Vec<Entity> {
     let n = scene.bodies.len();
     let mut order: Vec<usize> = (0..n).collect();
-    let mut state: u64 = 0x5EED_0F5C_A7E5_u64;
+    // A fixed permutation, the same on every run and engine.
+    let mut random = scenes::SplitMix64(0x5EED_0F5C_A7E5_u64);
     for i in (1..n).rev() {
-        // SplitMix64 steps: a fixed permutation, the same on every run and engine.
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        order.swap(i, (z % (i as u64 + 1)) as usize);
+        order.swap(i, (random.next_u64() % (i as u64 + 1)) as usize);
     }
     let shuffled = scenes::Scene {
         bodies: order.iter().map(|&k| scene.bodies[k]).collect(),
