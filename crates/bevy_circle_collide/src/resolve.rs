@@ -38,9 +38,10 @@ pub(crate) struct Written {
     position: DVec2,
     velocity: DVec2,
     angular_velocity: f64,
-    angle: f64,
     rest_time: f64,
     sleeping: bool,
+    /// The body's index in the core: its angle is read only for a body that turns.
+    index: u32,
 }
 
 impl Written {
@@ -50,9 +51,9 @@ impl Written {
             position: b.position(i),
             velocity: b.velocity(i),
             angular_velocity: b.angular_velocity(i),
-            angle: b.angle(i),
             rest_time: b.rest_time(i),
             sleeping: b.is_sleeping(i),
+            index: i as u32,
         }
     }
 }
@@ -144,7 +145,7 @@ pub(crate) fn resolve(
             // Only a body that spins (or spun during the step) turns: the rotation of every
             // other one is left as the game set it.
             if spun || omega != 0.0 {
-                transform.rotation = Quat::from_rotation_z(out.angle as f32);
+                transform.rotation = Quat::from_rotation_z(b.angle(out.index as usize) as f32);
             }
             // Written without change detection: the gather compares values, and nothing else
             // reacts to it (see `PreciseMotion`).

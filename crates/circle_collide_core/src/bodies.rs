@@ -272,8 +272,15 @@ pub struct Bodies {
     pub(crate) awake_inv_mass: Vec<f64>,
     /// Seconds each body has stayed slower than the sleep speed.
     pub(crate) rest_time: Vec<f64>,
-    /// Each body's rotation, friction and rolling resistance.
+    /// Each body's rotation, friction and rolling resistance. Write a spin through
+    /// [`spin_mut`](Self::spin_mut), which keeps [`spinning`](Self::spinning) true.
     pub(crate) spin: Vec<Spin>,
+    /// Whether some body may have a non-zero spin or a turn pending in
+    /// [`Spin::shift`]: when false, every spin is zero and the end of the step leaves
+    /// the spin records unread (a frictionless world never loads them). Set by every
+    /// writer of a spin, cleared by [`resolve`](crate::Simulation::resolve) when it finds
+    /// none left.
+    pub(crate) spinning: bool,
     /// Step time the swept boxes run to: the step's `dt` during a step, 0 once bodies
     /// are at the end of it.
     pub(crate) sweep_end: f64,
@@ -305,6 +312,7 @@ impl Bodies {
         self.awake_inv_mass.clear();
         self.rest_time.clear();
         self.spin.clear();
+        self.spinning = false;
     }
 
     /// Makes room for `additional` more bodies.
@@ -357,8 +365,10 @@ impl Bodies {
         } else {
             0.0
         };
+        let omega = if asleep { 0.0 } else { b.angular_velocity };
+        self.spinning |= omega != 0.0;
         self.spin.push(Spin {
-            omega: if asleep { 0.0 } else { b.angular_velocity },
+            omega,
             inv_inertia: if asleep { 0.0 } else { inv_inertia },
             awake_inv_inertia: inv_inertia,
             friction: b.friction,
@@ -367,6 +377,13 @@ impl Bodies {
             shift: 0.0,
         });
         index
+    }
+
+    /// Body `i`'s spin record to write (marks the world as [`spinning`](Self::spinning)).
+    #[inline]
+    pub(crate) fn spin_mut(&mut self, i: usize) -> &mut Spin {
+        self.spinning = true;
+        &mut self.spin[i]
     }
 
     /// Wakes body `i` if it sleeps: it gets its mass back and its rest time starts anew.
@@ -423,7 +440,12 @@ impl Bodies {
 
     /// Angular velocity of body `i`, rad/s counter-clockwise.
     pub fn angular_velocity(&self, i: usize) -> f64 {
-        self.spin[i].omega
+        // Every spin is zero while nothing spins: the record stays unread.
+        if self.spinning {
+            self.spin[i].omega
+        } else {
+            0.0
+        }
     }
 
     /// Orientation of body `i`, radians counter-clockwise (valid after a full step): its

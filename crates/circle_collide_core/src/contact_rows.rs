@@ -536,7 +536,12 @@ impl ContactRows {
             self.slot_of[i] = 0;
             if body.inv_mass > 0.0 {
                 b.hot[i].vel = body.vel;
-                b.spin[i].omega = body.omega;
+                if body.omega != 0.0 {
+                    b.spin_mut(i).omega = body.omega;
+                } else {
+                    // A zero spin keeps `Bodies::spinning` true to what it says.
+                    b.spin[i].omega = 0.0;
+                }
             }
         }
         external

@@ -592,7 +592,7 @@ impl Simulation {
             self.stats.external_impulse = external;
             for &(i, v, omega) in &before {
                 self.bodies.hot[i as usize].vel = v;
-                self.bodies.spin[i as usize].omega = omega;
+                self.bodies.spin_mut(i as usize).omega = omega;
             }
             for c in &mut self.resting {
                 c.accumulated = 0.0;

@@ -175,10 +175,10 @@ impl crate::Simulation {
         let (wi, ki, ri, oi) = (hi.inv_mass, si.inv_inertia, hi.radius, si.omega);
         let bodies = &mut self.bodies;
         bodies.hot[i].vel -= tv * (jt * wi);
-        bodies.spin[i].set_omega_at(oi - jt * ri * ki, t);
+        bodies.spin_mut(i).set_omega_at(oi - jt * ri * ki, t);
         if let Some(j) = j {
             bodies.hot[j].vel += tv * (jt * wj);
-            bodies.spin[j].set_omega_at(oj - jt * rj * kj, t);
+            bodies.spin_mut(j).set_omega_at(oj - jt * rj * kj, t);
         }
         // Momentum a wall or a static body gives the dynamic one is external.
         if wj == 0.0 {

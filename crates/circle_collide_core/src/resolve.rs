@@ -39,16 +39,27 @@ impl Simulation {
         for &(i, shift) in &self.shifts {
             self.bodies.hot[i as usize].pos += shift;
         }
+        // Without a spin anywhere the spin records stay unread (see `Bodies::spinning`).
+        let (spinning, mut spins_left) = (self.bodies.spinning, false);
+        debug_assert!(
+            spinning
+                || self
+                    .bodies
+                    .spin
+                    .iter()
+                    .all(|s| s.omega == 0.0 && s.shift == 0.0)
+        );
         for i in 0..self.bodies.len() {
             self.bodies.advance(i, self.dt);
             let spin = &mut self.bodies.spin[i];
-            if spin.omega != 0.0 || spin.shift != 0.0 {
+            if spinning && (spin.omega != 0.0 || spin.shift != 0.0) {
                 // The angle turned over the step, the spin changes at their times included;
                 // kept in [−π, π).
                 let turned = spin.angle + spin.omega * self.dt + spin.shift;
                 spin.angle = (turned + PI).rem_euclid(TAU) - PI;
                 spin.shift = 0.0;
                 rotational += spin.energy();
+                spins_left |= spin.omega != 0.0;
             }
             let h = &mut self.bodies.hot[i];
             h.time = 0.0;
@@ -70,6 +81,7 @@ impl Simulation {
             }
             wall_moves += moves;
         }
+        self.bodies.spinning = spins_left;
         // From here a body's box is its circle where it stands, inside the path the grid
         // lists it for.
         self.bodies.sweep_end = 0.0;

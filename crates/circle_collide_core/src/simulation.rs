@@ -319,7 +319,7 @@ impl Simulation {
     /// sleeps).
     pub fn set_angular_velocity(&mut self, i: u32, angular_velocity: f64) {
         self.bodies.wake(i as usize);
-        self.bodies.spin[i as usize].omega = angular_velocity;
+        self.bodies.spin_mut(i as usize).omega = angular_velocity;
     }
 
     /// Sets the position of body `i` between steps (waking it if it sleeps).

@@ -338,9 +338,11 @@ impl Simulation {
         let speed = self.sleep_speed();
         let b = &mut self.bodies;
         let (mut sleeping, mut longest) = (0, 0.0f64);
-        for ((h, rest), spin) in b.hot.iter().zip(&mut b.rest_time).zip(&b.spin) {
+        let spinning = b.spinning;
+        for (i, (h, rest)) in b.hot.iter().zip(&mut b.rest_time).enumerate() {
             // A spinning body's surface moves: it rests only when that is slow too.
-            let slow = h.vel.length() <= speed && spin.omega.abs() * h.radius <= speed;
+            let slow =
+                h.vel.length() <= speed && (!spinning || b.spin[i].omega.abs() * h.radius <= speed);
             if h.sleeping() {
                 sleeping += 1;
             } else if h.inv_mass > 0.0 && !h.sensor() && h.in_solver() && slow {
