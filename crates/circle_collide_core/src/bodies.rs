@@ -272,6 +272,10 @@ pub struct Bodies {
     pub(crate) awake_inv_mass: Vec<f64>,
     /// Seconds each body has stayed slower than the sleep speed.
     pub(crate) rest_time: Vec<f64>,
+    /// Whether some rest time may be non-zero: when false, every one is 0 and a step in
+    /// which no body rested need not visit them (a gas never does). Set when a body is
+    /// added with a rest time and by `update_sleep` when a body rested or sleeps.
+    pub(crate) some_rest: bool,
     /// Each body's rotation, friction and rolling resistance. Write a spin through
     /// [`spin_mut`](Self::spin_mut), which keeps [`spinning`](Self::spinning) true.
     pub(crate) spin: Vec<Spin>,
@@ -311,6 +315,7 @@ impl Bodies {
         self.keys.clear();
         self.awake_inv_mass.clear();
         self.rest_time.clear();
+        self.some_rest = false;
         self.spin.clear();
         self.spinning = false;
     }
@@ -359,6 +364,7 @@ impl Bodies {
         self.keys.push(b.key.unwrap_or(u64::from(index)));
         self.awake_inv_mass.push(inv_mass);
         self.rest_time.push(b.rest_time);
+        self.some_rest |= b.rest_time != 0.0;
         let inertia = b.effective_inertia();
         let inv_inertia = if inv_mass > 0.0 && inertia.is_finite() {
             1.0 / inertia
@@ -425,7 +431,12 @@ impl Bodies {
     /// Seconds body `i` has stayed slower than the sleep speed (see
     /// [`StepConfig::sleep`](crate::StepConfig::sleep)); kept while it sleeps.
     pub fn rest_time(&self, i: usize) -> f64 {
-        self.rest_time[i]
+        // Every rest time is 0 while no body rests: the array stays unread.
+        if self.some_rest {
+            self.rest_time[i]
+        } else {
+            0.0
+        }
     }
 
     /// Centre of body `i` (valid after a full step).

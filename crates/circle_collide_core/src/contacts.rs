@@ -675,6 +675,7 @@ impl Simulation {
 
     /// Marks the solver's bodies and lists its pairs (body index, or wall code).
     fn list_solver_pairs(&mut self) {
+        self.solver_marked |= !self.resting.is_empty();
         for c in &self.resting {
             self.bodies.hot[c.a as usize].mark_in_solver();
             if is_body(c.b) {

@@ -87,5 +87,6 @@ impl Simulation {
         self.near_wall_listed = Some((arena, slop));
         self.min_radius = min_radius;
         self.steered_bodies = steered;
+        self.solver_marked = false;
     }
 }

@@ -183,6 +183,9 @@ pub struct Simulation {
     pub(crate) steered_resting_speed: f64,
     /// Awake bodies steered this step ([`BodyDesc::steered`]), counted by `integrate`.
     pub(crate) steered_bodies: usize,
+    /// Whether this step's contact solver marked a body (`Hot::in_solver`); reset by
+    /// `integrate`.
+    pub(crate) solver_marked: bool,
     /// This step's solve is a steered jam under gravity (`Simulation::is_steered_jam`),
     /// decided once its contacts are listed: the passes and the push-out treat it as a
     /// jam without gravity.

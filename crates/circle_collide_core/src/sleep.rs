@@ -339,7 +339,13 @@ impl Simulation {
         let b = &mut self.bodies;
         let (mut sleeping, mut longest) = (0, 0.0f64);
         let spinning = b.spinning;
-        for (i, (h, rest)) in b.hot.iter().zip(&mut b.rest_time).enumerate() {
+        // No body in the solver rests, none sleeps, and every rest time is 0 already (a
+        // gas): the loop would change nothing.
+        let unchanged = !self.solver_marked && self.stats.sleeping_at_start == 0 && !b.some_rest;
+        debug_assert!(!unchanged || b.rest_time.iter().all(|&r| r == 0.0));
+        debug_assert!(!unchanged || !b.hot.iter().any(|h| h.sleeping() || h.in_solver()));
+        let rows = if unchanged { 0 } else { b.len() };
+        for (i, (h, rest)) in b.hot[..rows].iter().zip(&mut b.rest_time).enumerate() {
             // A spinning body's surface moves: it rests only when that is slow too.
             let slow =
                 h.vel.length() <= speed && (!spinning || b.spin[i].omega.abs() * h.radius <= speed);
@@ -352,6 +358,7 @@ impl Simulation {
                 *rest = 0.0;
             }
         }
+        b.some_rest = longest > 0.0 || sleeping > 0;
         self.stats.sleeping = sleeping;
         // A NaN time to sleep never sleeps. An island sleeps only when all its bodies
         // have rested long enough: if no awake body has, none can (a gas, a crowd on the
