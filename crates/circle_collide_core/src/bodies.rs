@@ -265,6 +265,8 @@ pub(crate) fn boxes_overlap(a: (DVec2, DVec2), b: (DVec2, DVec2)) -> bool {
 pub struct Bodies {
     pub(crate) hot: Vec<Hot>,
     pub(crate) restitution: Vec<f64>,
+    /// How many bodies have a restitution below 1.
+    pub(crate) inelastic: usize,
     pub(crate) layers: Vec<Layers>,
     /// Each body's stable key ([`BodyDesc::key`], or its index).
     pub(crate) keys: Vec<u64>,
@@ -311,6 +313,7 @@ impl Bodies {
     pub fn clear(&mut self) {
         self.hot.clear();
         self.restitution.clear();
+        self.inelastic = 0;
         self.layers.clear();
         self.keys.clear();
         self.awake_inv_mass.clear();
@@ -360,6 +363,7 @@ impl Bodies {
             flags,
         });
         self.restitution.push(b.restitution);
+        self.inelastic += usize::from(b.restitution < 1.0);
         self.layers.push(b.layers);
         self.keys.push(b.key.unwrap_or(u64::from(index)));
         self.awake_inv_mass.push(inv_mass);

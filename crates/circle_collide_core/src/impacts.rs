@@ -40,6 +40,12 @@ impl Simulation {
         self.resting_speed = self.config.resting_speed_for(self.dt, self.min_radius);
         self.steered_resting_speed =
             (self.config).steered_resting_speed_for(self.dt, self.min_radius);
+        // `pair_resting_speed` gives every pair 0 then (`body_pair_resting_speed`).
+        let elastic_gas = self.config.resting_speed.is_none()
+            && self.config.gravity == DVec2::ZERO
+            && self.steered_bodies == 0
+            && self.bodies.inelastic == 0;
+        self.pairs_may_rest = self.resting_speed > 0.0 && !elastic_gas;
         self.solve_contacts();
         self.predict_start();
         self.follow_contact_changes();
@@ -205,7 +211,7 @@ impl Simulation {
             // The solver's contact this step, untouched by an impact since.
             return Prediction::Resting;
         }
-        if self.resting_speed > 0.0 && !b.sensor_pair(i, j) {
+        if self.pairs_may_rest && !b.sensor_pair(i, j) {
             // Touching and closing slowly: resting contact, not an impact.
             let e = b.pair_restitution(self.config.restitution_combine, i, j);
             let resting_speed = self.body_pair_resting_speed(i, j, e);

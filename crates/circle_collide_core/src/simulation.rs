@@ -181,6 +181,10 @@ pub struct Simulation {
     /// The current step's resting speed of a pair with a steered body
     /// ([`StepConfig::steered_resting_speed_for`]).
     pub(crate) steered_resting_speed: f64,
+    /// Whether a pair of bodies may have a resting speed above 0 this step: false in an
+    /// elastic gas (the default resting speed, no gravity, nobody steered, every body
+    /// elastic), whose predictions then skip the resting test. Set by `solve_impacts`.
+    pub(crate) pairs_may_rest: bool,
     /// Awake bodies steered this step ([`BodyDesc::steered`]), counted by `integrate`.
     pub(crate) steered_bodies: usize,
     /// Whether this step's contact solver marked a body (`Hot::in_solver`); reset by
