@@ -75,6 +75,8 @@ pub mod stats;
 pub mod toi;
 mod wake_push;
 mod wake_reach;
+#[cfg(test)]
+mod work_skips_tests;
 
 pub use arena::{Arena, Wall};
 pub use bodies::Bodies;
