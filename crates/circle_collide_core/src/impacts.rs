@@ -40,11 +40,12 @@ impl Simulation {
         self.resting_speed = self.config.resting_speed_for(self.dt, self.min_radius);
         self.steered_resting_speed =
             (self.config).steered_resting_speed_for(self.dt, self.min_radius);
-        // `pair_resting_speed` gives every pair 0 then (`body_pair_resting_speed`).
-        let elastic_gas = self.config.resting_speed.is_none()
-            && self.config.gravity == DVec2::ZERO
-            && self.steered_bodies == 0
-            && self.bodies.inelastic == 0;
+        // Nobody steered and every body elastic: every pair's restitution is 1 under any
+        // combine rule, and `pair_resting_speed` gives such a pair 0 without gravity
+        // (under gravity it may not: then pairs may rest).
+        let elastic_gas = self.steered_bodies == 0
+            && self.bodies.inelastic == 0
+            && self.config.pair_resting_speed(self.resting_speed, 1.0) == 0.0;
         self.pairs_may_rest = self.resting_speed > 0.0 && !elastic_gas;
         self.solve_contacts();
         self.predict_start();
