@@ -323,6 +323,21 @@ impl Bodies {
         self.spinning = false;
     }
 
+    /// Moves every body of `other` after these (`other` is left empty, with its
+    /// allocations).
+    pub(crate) fn append(&mut self, other: &mut Bodies) {
+        self.hot.append(&mut other.hot);
+        self.restitution.append(&mut other.restitution);
+        self.inelastic += std::mem::take(&mut other.inelastic);
+        self.layers.append(&mut other.layers);
+        self.keys.append(&mut other.keys);
+        self.awake_inv_mass.append(&mut other.awake_inv_mass);
+        self.rest_time.append(&mut other.rest_time);
+        self.some_rest |= std::mem::take(&mut other.some_rest);
+        self.spin.append(&mut other.spin);
+        self.spinning |= std::mem::take(&mut other.spinning);
+    }
+
     /// Makes room for `additional` more bodies.
     pub(crate) fn reserve(&mut self, additional: usize) {
         self.hot.reserve(additional);
@@ -336,7 +351,14 @@ impl Bodies {
 
     /// Appends an already sanitised body; returns its index.
     pub(crate) fn push(&mut self, b: &BodyDesc) -> u32 {
-        let index = self.hot.len() as u32;
+        self.push_numbered(b, 0)
+    }
+
+    /// [`push`](Self::push) into arrays whose first body will be body `offset` of the
+    /// simulation (a part added apart, then appended): its index, and its key if it has
+    /// none, count from there.
+    pub(crate) fn push_numbered(&mut self, b: &BodyDesc, offset: u32) -> u32 {
+        let index = offset + self.hot.len() as u32;
         let inv_mass = if b.mass.is_finite() {
             1.0 / b.mass
         } else {

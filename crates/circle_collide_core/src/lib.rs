@@ -28,6 +28,7 @@
 //! assert!((sim.bodies().kinetic_energy() / e0 - 1.0).abs() < 1e-9);
 //! ```
 
+pub mod add_bodies;
 pub mod arena;
 pub mod bodies;
 pub mod body;

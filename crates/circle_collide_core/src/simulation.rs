@@ -196,6 +196,9 @@ pub struct Simulation {
     pub(crate) steered_jam: bool,
     /// Runs the data-parallel parts of a step ([`parallel`](crate::parallel)).
     pub(crate) executor: ExecutorHandle,
+    /// The second half of a batch of bodies added on two threads
+    /// ([`add_bodies_from`](Self::add_bodies_from)), before it is appended.
+    pub(crate) add_scratch: Bodies,
 }
 
 impl Simulation {
@@ -248,8 +251,9 @@ impl Simulation {
 
     /// Sets the fewest bodies for which the executor's threads are used (default
     /// [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)) in the broad
-    /// phase, the narrow phase and the predictions (the broad phase's pair listing from a
-    /// quarter of it); smaller worlds run those serially (a large contact solve uses the
+    /// phase, the narrow phase and the predictions (the broad phase's pair listing, and a
+    /// batch of bodies [added at once](Self::add_bodies_from), from a quarter of it);
+    /// smaller worlds run those serially (a large contact solve uses the
     /// threads regardless: [`set_executor`](Self::set_executor)). Results do not depend
     /// on it.
     ///

@@ -111,3 +111,59 @@ fn small_worlds_stay_serial() {
     sim.step(scenes::DT);
     assert!(executor.batches.load(Ordering::Relaxed) > 1);
 }
+
+/// A batch of bodies added on two threads (`Simulation::add_bodies_from`) gives the very
+/// bodies, indices, keys, repairs and outcomes of adding them one by one — with bodies
+/// that need a repair, bodies without a key, bodies that cannot be added in either half
+/// (the second half is then added again after the first) and an index out of range —
+/// and the same steps after.
+#[test]
+fn a_batch_added_on_two_threads_is_the_bodies_added_one_by_one() {
+    use circle_collide_core::BodyDesc;
+    let scene = scenes::gas(3000, 0.3, 10.0);
+    let n = scene.bodies.len();
+    for bad in [None, Some(n / 5), Some(4 * n / 5)] {
+        let mut descs: Vec<BodyDesc> = scene.bodies.clone();
+        for (k, d) in descs.iter_mut().enumerate() {
+            d.key = (k % 7 != 0).then_some(10 * k as u64 + 1);
+            if k % 101 == 0 {
+                d.restitution = 1.5; // clamped to 1
+            }
+        }
+        if let Some(k) = bad {
+            descs[k].radius = f64::NAN;
+        }
+        // A fixed scatter of the descriptions, and one index that names none (in the
+        // second half: the first half is added again only for the bad body there).
+        let mut order: Vec<u32> = (0..n as u32).map(|k| (k * 1237) % n as u32).collect();
+        order.insert(2 * n / 3, n as u32 + 5);
+        let mut serial = Simulation::new(scene.config.clone());
+        let one_by_one: Vec<_> = (order.iter())
+            .map(|&i| match descs.get(i as usize) {
+                Some(d) => serial.add_body_from(d),
+                None => Err(circle_collide_core::AddBodyError::Invalid(
+                    circle_collide_core::InputIssues::NONE,
+                )),
+            })
+            .collect();
+        let mut batch = Simulation::new(scene.config.clone());
+        let executor = Arc::new(TwoThreadsBackwards::default());
+        batch.set_executor(executor.clone());
+        batch.set_parallel_min_bodies(MIN_BODIES);
+        let mut outcomes = Vec::new();
+        batch.add_bodies_from(&descs, &order, &mut outcomes);
+        assert_eq!(executor.batches.load(Ordering::Relaxed), 1, "not shared");
+        assert_eq!(outcomes, one_by_one, "bad body at {bad:?}");
+        assert_eq!(
+            format!("{:?}", batch.bodies()),
+            format!("{:?}", serial.bodies()),
+            "bad body at {bad:?}"
+        );
+        assert!(outcomes.iter().filter(|o| o.is_err()).count() == 1 + usize::from(bad.is_some()));
+        for step in 0..20 {
+            serial.step(scenes::DT);
+            batch.step(scenes::DT);
+            assert_eq!(fingerprint(&serial), fingerprint(&batch), "step {step}");
+        }
+    }
+}
