@@ -111,6 +111,8 @@ mod idle;
 mod integrate;
 mod level;
 mod narrow_phase;
+#[cfg(test)]
+mod order_ahead_tests;
 mod precise;
 #[cfg(feature = "serialize")]
 pub mod preset;

@@ -49,6 +49,31 @@ impl Executor for ComputeTaskPoolExecutor {
     }
 }
 
+/// Runs `side` on a thread of the compute pool while the calling thread runs `main`, and
+/// returns what `side` returned (`None` only if the pool dropped it). Without a pool of
+/// two runners or more (see [`ComputeTaskPoolExecutor`]) both run on the calling thread,
+/// `side` first; the calling thread also runs `side` itself if no pool thread took it by
+/// the time `main` ended.
+pub(crate) fn beside<R: Send>(side: impl FnOnce() -> R + Send, main: impl FnOnce()) -> Option<R> {
+    let mut out = None;
+    match ComputeTaskPool::try_get() {
+        Some(pool) if runners(pool.thread_num(), cores()) > 1 => {
+            pool.scope(|scope| {
+                let out = &mut out;
+                scope.spawn(async move {
+                    *out = Some(side());
+                });
+                main();
+            });
+        }
+        _ => {
+            out = Some(side());
+            main();
+        }
+    }
+    out
+}
+
 /// The threads that run the jobs: a pool of `pool_threads` and the calling thread, at most
 /// `cores` (the pool alone when the cores are unknown), at least one.
 fn runners(pool_threads: usize, cores: Option<usize>) -> usize {

@@ -36,6 +36,16 @@ pub struct CircleCollideWorld {
     pub(crate) gathered: Vec<(Entity, bool, circle_collide_core::InputIssues)>,
     /// Last step's canonical order (indices into `gathered`), the hint for this step's.
     pub(crate) last_order: Vec<u32>,
+    /// The scratch of the canonical order computed from the core's bodies as the last step
+    /// left them, while the gather reads the ECS (see [`integrate`](crate::integrate)).
+    pub(crate) order_inputs: circle_collide_core::order::OrderInputs,
+    /// What became of each body added, in canonical order (the gather's scratch).
+    pub(crate) added: Vec<circle_collide_core::add_bodies::AddOutcome>,
+    /// Whether this step's gather took the order computed from the core's bodies.
+    pub(crate) order_ahead: bool,
+    /// The fewest bodies (in the core, from the last step) for which the gather computes
+    /// that order on another thread ([`ORDER_AHEAD_MIN_BODIES`]; tests lower it).
+    pub(crate) order_ahead_min_bodies: usize,
     /// The write-back's copy of the core's values, in query order (`None`: skipped).
     pub(crate) written: Vec<Option<crate::resolve::Written>>,
     /// When the plugin last wrote the [`ContactMemory`](crate::ContactMemory) resource
@@ -69,6 +79,11 @@ pub struct CircleCollideWorld {
     pub(crate) level_removed: bool,
 }
 
+/// The fewest bodies for which the gather computes the canonical order of the core's
+/// bodies on another thread while it reads the ECS: below it, handing a job to the pool
+/// costs more than the order it saves.
+pub(crate) const ORDER_AHEAD_MIN_BODIES: usize = 4096;
+
 impl Default for CircleCollideWorld {
     /// An empty world whose parallel phases run on Bevy's `ComputeTaskPool`.
     fn default() -> Self {
@@ -84,6 +99,10 @@ impl Default for CircleCollideWorld {
             gathered_descs: Vec::new(),
             gathered: Vec::new(),
             last_order: Vec::new(),
+            order_inputs: Default::default(),
+            added: Vec::new(),
+            order_ahead: false,
+            order_ahead_min_bodies: ORDER_AHEAD_MIN_BODIES,
             written: Vec::new(),
             core_index: Vec::new(),
             memory_written: None,
