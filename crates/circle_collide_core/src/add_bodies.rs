@@ -43,10 +43,7 @@ impl Simulation {
         let shared =
             self.executor.pair_chunks(n, n) > 1 && self.bodies.len() + n <= MAX_BODIES && n >= 2;
         if !shared {
-            outcomes.extend(order.iter().map(|&i| match descs.get(i as usize) {
-                Some(desc) => self.add_body_from(desc),
-                None => Err(AddBodyError::Invalid(InputIssues::NONE)),
-            }));
+            outcomes.extend(order.iter().map(|&i| self.add_listed(descs, i)));
             return;
         }
         self.near_wall_listed = None;
@@ -86,13 +83,19 @@ impl Simulation {
             // the keys of those without one) are off. It is added again, here.
             tail.clear();
             for (&i, out) in second.iter().zip(&mut outcomes[half..]) {
-                *out = match descs.get(i as usize) {
-                    Some(desc) => self.add_body_from(desc),
-                    None => Err(AddBodyError::Invalid(InputIssues::NONE)),
-                };
+                *out = self.add_listed(descs, i);
             }
         }
         self.add_scratch = tail;
+    }
+
+    /// [`add_body_from`](Self::add_body_from) of `descs[i]` (an index out of range is
+    /// `Invalid` with no issue named).
+    fn add_listed(&mut self, descs: &[BodyDesc], i: u32) -> AddOutcome {
+        match descs.get(i as usize) {
+            Some(desc) => self.add_body_from(desc),
+            None => Err(AddBodyError::Invalid(InputIssues::NONE)),
+        }
     }
 }
 
@@ -107,18 +110,26 @@ fn add_part(
     max_speed: f64,
 ) {
     for (&i, out) in part.iter().zip(out) {
-        let Some(desc) = descs.get(i as usize) else {
-            *out = Err(AddBodyError::Invalid(InputIssues::NONE));
-            continue;
-        };
-        *out = if desc.is_sound(max_speed) {
-            Ok((bodies.push_numbered(desc, offset), InputIssues::NONE))
-        } else {
-            let mut desc = *desc;
-            match desc.repair(max_speed) {
-                Ok(issues) => Ok((bodies.push_numbered(&desc, offset), issues)),
-                Err(bad) => Err(AddBodyError::Invalid(bad)),
-            }
+        *out = match descs.get(i as usize) {
+            Some(desc) => push_checked(bodies, desc, offset, max_speed),
+            None => Err(AddBodyError::Invalid(InputIssues::NONE)),
         };
     }
+}
+
+/// Appends `desc` to `bodies` (numbered from `offset` on) after
+/// [`BodyDesc::sanitize`]'s test and repairs, as `add_body_from` does once it knows there
+/// is room: a sound description, the common case, is not copied.
+pub(crate) fn push_checked(
+    bodies: &mut Bodies,
+    desc: &BodyDesc,
+    offset: u32,
+    max_speed: f64,
+) -> AddOutcome {
+    if desc.is_sound(max_speed) {
+        return Ok((bodies.push_numbered(desc, offset), InputIssues::NONE));
+    }
+    let mut desc = *desc;
+    let issues = (desc.repair(max_speed)).map_err(AddBodyError::Invalid)?;
+    Ok((bodies.push_numbered(&desc, offset), issues))
 }

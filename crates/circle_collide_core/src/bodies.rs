@@ -349,14 +349,9 @@ impl Bodies {
         self.spin.reserve(additional);
     }
 
-    /// Appends an already sanitised body; returns its index.
-    pub(crate) fn push(&mut self, b: &BodyDesc) -> u32 {
-        self.push_numbered(b, 0)
-    }
-
-    /// [`push`](Self::push) into arrays whose first body will be body `offset` of the
-    /// simulation (a part added apart, then appended): its index, and its key if it has
-    /// none, count from there.
+    /// Appends an already sanitised body; returns its index: the body's index in the
+    /// simulation counts from `offset` (a part added apart, then appended, starts after
+    /// the bodies before it), and so does its key if it has none.
     pub(crate) fn push_numbered(&mut self, b: &BodyDesc, offset: u32) -> u32 {
         let index = offset + self.hot.len() as u32;
         let inv_mass = if b.mass.is_finite() {
@@ -806,7 +801,10 @@ mod tests {
     #[test]
     fn swept_box_covers_the_rest_of_the_path() {
         let mut b = Bodies::default();
-        b.push(&BodyDesc::new(DVec2::ZERO, 0.5, 1.0).with_velocity(DVec2::new(2.0, -1.0)));
+        b.push_numbered(
+            &BodyDesc::new(DVec2::ZERO, 0.5, 1.0).with_velocity(DVec2::new(2.0, -1.0)),
+            0,
+        );
         b.sweep_end = 1.0;
         assert_eq!(
             b.swept_box(0),

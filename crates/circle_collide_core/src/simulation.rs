@@ -224,12 +224,7 @@ impl Simulation {
         }
         self.near_wall_listed = None;
         self.key_order_valid = false;
-        if desc.is_sound(self.config.max_speed) {
-            return Ok((self.bodies.push(desc), InputIssues::NONE));
-        }
-        let mut desc = *desc;
-        let issues = (desc.repair(self.config.max_speed)).map_err(AddBodyError::Invalid)?;
-        Ok((self.bodies.push(&desc), issues))
+        crate::add_bodies::push_checked(&mut self.bodies, desc, 0, self.config.max_speed)
     }
 
     /// Runs the broad phase, the narrow phase and the start-of-step predictions of
