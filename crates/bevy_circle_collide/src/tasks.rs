@@ -36,8 +36,8 @@ impl Executor for ComputeTaskPoolExecutor {
     }
 
     fn run(&self, jobs: usize, job: &(dyn Fn(usize) + Sync)) {
-        match ComputeTaskPool::try_get() {
-            Some(pool) if jobs > 1 && runners(pool.thread_num(), cores()) > 1 => {
+        match shared_pool().filter(|_| jobs > 1) {
+            Some(pool) => {
                 pool.scope(|scope| {
                     for k in 0..jobs {
                         scope.spawn(async move { job(k) });
@@ -56,8 +56,8 @@ impl Executor for ComputeTaskPoolExecutor {
 /// the time `main` ended.
 pub(crate) fn beside<R: Send>(side: impl FnOnce() -> R + Send, main: impl FnOnce()) -> Option<R> {
     let mut out = None;
-    match ComputeTaskPool::try_get() {
-        Some(pool) if runners(pool.thread_num(), cores()) > 1 => {
+    match shared_pool() {
+        Some(pool) => {
             pool.scope(|scope| {
                 let out = &mut out;
                 scope.spawn(async move {
@@ -72,6 +72,12 @@ pub(crate) fn beside<R: Send>(side: impl FnOnce() -> R + Send, main: impl FnOnce
         }
     }
     out
+}
+
+/// The compute pool, if it and the calling thread make two runners or more (work handed
+/// to it runs beside the caller's).
+fn shared_pool() -> Option<&'static ComputeTaskPool> {
+    ComputeTaskPool::try_get().filter(|pool| runners(pool.thread_num(), cores()) > 1)
 }
 
 /// The threads that run the jobs: a pool of `pool_threads` and the calling thread, at most

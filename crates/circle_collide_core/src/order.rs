@@ -174,11 +174,13 @@ impl OrderInputs {
         } = self;
         let n = keys.len();
         // The median of the usable radii (a world of one radius needs no selection).
-        let usable = |r: &f64| r.is_finite() && *r > 0.0;
+        let usable_radius = |r: &f64| r.is_finite() && *r > 0.0;
         let cell = match radii.first() {
-            Some(&r) if usable(&r) && radii.iter().all(|&s| s.to_bits() == r.to_bits()) => 4.0 * r,
+            Some(&r) if usable_radius(&r) && radii.iter().all(|&s| s.to_bits() == r.to_bits()) => {
+                4.0 * r
+            }
             _ => {
-                let mut usable: Vec<f64> = radii.iter().copied().filter(usable).collect();
+                let mut usable: Vec<f64> = radii.iter().copied().filter(usable_radius).collect();
                 if usable.is_empty() {
                     1.0
                 } else {
