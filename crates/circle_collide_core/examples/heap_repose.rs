@@ -10,6 +10,8 @@
 
 use circle_collide_core::scenes;
 
+mod common;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let mut next = |default: f64| {
@@ -75,4 +77,5 @@ fn main() {
         late[late.len() / 2],
         late[late.len() - 1],
     );
+    common::print_state_fingerprint(&sim);
 }

@@ -122,6 +122,36 @@ fn normal_step(acc: f64, closing: f64, inv_w: f64, relaxation: f64) -> f64 {
     (acc + closing * inv_w * relaxation).max(0.0) - acc
 }
 
+/// A normal impulse `delta` along unit `n` (from `a` towards `b`): on `b` along it, on `a`
+/// against it. A row's two bodies are different slots, so a caller reads both, applies
+/// the impulses and writes both back.
+#[inline(always)]
+fn push_normal(a: &mut RowBody, b: &mut RowBody, n: DVec2, delta: f64) {
+    a.vel -= n * (delta * a.inv_mass);
+    b.vel += n * (delta * b.inv_mass);
+}
+
+/// A friction impulse `delta` added to rough row `q` of unit normal `n`: on `b` along
+/// [`tangent`]`(n)`, on `a` against it, with the spins it gives both.
+#[inline(always)]
+fn push_tangent(a: &mut RowBody, b: &mut RowBody, q: &mut RoughRow, n: DVec2, delta: f64) {
+    q.tangent += delta;
+    let t = tangent(n);
+    a.vel -= t * (delta * a.inv_mass);
+    a.omega -= delta * q.ra * q.ka;
+    b.vel += t * (delta * b.inv_mass);
+    b.omega -= delta * q.rb * q.kb;
+}
+
+/// A rolling-resistance impulse `delta` added to rough row `q`: on `b`'s spin, its
+/// opposite on `a`'s.
+#[inline(always)]
+fn push_rolling(a: &mut RowBody, b: &mut RowBody, q: &mut RoughRow, delta: f64) {
+    q.roll += delta;
+    a.omega -= delta * q.ka;
+    b.omega += delta * q.kb;
+}
+
 /// The solver's packed bodies and rows (scratch kept between steps for its allocations).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ContactRows {
@@ -293,17 +323,11 @@ impl ContactRows {
     /// of a body's velocity by a normal impulse in `largest_change`.
     #[inline(always)]
     fn pass<const TRACK: bool>(&mut self, order: Lanes, relaxation: f64) {
-        order.for_each(|k| {
-            self.normal_row::<TRACK>(k, relaxation);
-            if let Some(&q) = self.rough.get(k) {
-                if q.mu > 0.0 {
-                    self.friction_row(k);
-                }
-                if q.rolling > 0.0 {
-                    self.rolling_row(k);
-                }
-            }
-        });
+        if self.rough.is_empty() {
+            order.for_each(|k| self.normal_row::<TRACK>(k, relaxation));
+        } else {
+            order.for_each(|k| self.rough_row::<TRACK>(k, relaxation));
+        }
     }
 
     /// Whether any loaded contact has friction or rolling resistance.
@@ -378,69 +402,68 @@ impl ContactRows {
         self.apply_normal(k, delta);
     }
 
-    /// One accumulated friction impulse on row `k`, aiming at no slip, within
-    /// `|λt| ≤ μ λn`.
-    fn friction_row(&mut self, k: usize) {
-        let (r, q) = (self.rows[k], self.rough[k]);
-        if q.tw <= 0.0 {
-            return;
+    /// Row `k` of a solve with rough contacts, its two bodies read and written once: the
+    /// [normal impulse](Self::normal_row), then within its new cone the friction impulse
+    /// (aiming at no slip, `|λt| ≤ μ λn`) and the rolling-resistance impulse (aiming at
+    /// no relative rolling, within `c · r · λn`).
+    #[inline(always)]
+    fn rough_row<const TRACK: bool>(&mut self, k: usize, relaxation: f64) {
+        let (r, q) = (&mut self.rows[k], &mut self.rough[k]);
+        let (sa, sb) = (r.a as usize, r.b as usize);
+        let (mut a, mut b) = (self.bodies[sa], self.bodies[sb]);
+        if r.inv_w != 0.0 {
+            let closing = closing_speed(a.vel, b.vel, r.normal, r.allowed);
+            let delta = normal_step(r.acc, closing, r.inv_w, relaxation);
+            if TRACK {
+                let most = a.inv_mass.max(b.inv_mass);
+                self.largest_change = self.largest_change.max(delta.abs() * most);
+            }
+            r.acc += delta;
+            push_normal(&mut a, &mut b, r.normal, delta);
         }
-        let (a, b) = (self.bodies[r.a as usize], self.bodies[r.b as usize]);
-        let u = slip(a.vel, a.omega, q.ra, b.vel, b.omega, q.rb, r.normal);
-        let cap = if r.acc > 0.0 { q.mu * r.acc } else { 0.0 };
-        let total = (q.tangent - u * q.inv_tw).clamp(-cap, cap);
-        self.apply_tangent(k, total - q.tangent);
-    }
-
-    /// One accumulated rolling-resistance impulse on row `k`, aiming at no relative
-    /// rolling, within `c · r · λn`.
-    fn rolling_row(&mut self, k: usize) {
-        let (r, q) = (self.rows[k], self.rough[k]);
+        if q.mu > 0.0 && q.tw > 0.0 {
+            let u = slip(a.vel, a.omega, q.ra, b.vel, b.omega, q.rb, r.normal);
+            let cap = if r.acc > 0.0 { q.mu * r.acc } else { 0.0 };
+            let total = (q.tangent - u * q.inv_tw).clamp(-cap, cap);
+            push_tangent(&mut a, &mut b, q, r.normal, total - q.tangent);
+        }
         let kk = q.ka + q.kb;
-        if kk <= 0.0 {
-            return;
+        if q.rolling > 0.0 && kk > 0.0 {
+            let cap = q.rolling * r.acc.max(0.0);
+            let total = (q.roll - (b.omega - a.omega) / kk).clamp(-cap, cap);
+            push_rolling(&mut a, &mut b, q, total - q.roll);
         }
-        let (oa, ob) = (
-            self.bodies[r.a as usize].omega,
-            self.bodies[r.b as usize].omega,
-        );
-        let cap = q.rolling * r.acc.max(0.0);
-        let total = (q.roll - (ob - oa) / kk).clamp(-cap, cap);
-        self.apply_rolling(k, total - q.roll);
+        (self.bodies[sa], self.bodies[sb]) = (a, b);
     }
 
     /// Adds `delta` to row `k`'s normal impulse and to its bodies' velocities.
     fn apply_normal(&mut self, k: usize, delta: f64) {
         let r = &mut self.rows[k];
         r.acc += delta;
-        let (a, b, n) = (r.a as usize, r.b as usize, r.normal);
-        let (wa, wb) = (self.bodies[a].inv_mass, self.bodies[b].inv_mass);
-        self.bodies[a].vel -= n * (delta * wa);
-        self.bodies[b].vel += n * (delta * wb);
+        let (sa, sb) = (r.a as usize, r.b as usize);
+        let (mut a, mut b) = (self.bodies[sa], self.bodies[sb]);
+        push_normal(&mut a, &mut b, r.normal, delta);
+        (self.bodies[sa], self.bodies[sb]) = (a, b);
     }
 
-    /// Adds `delta` to row `k`'s friction impulse (on `b` along the tangent, on `a`
-    /// against it) and to its bodies' velocities and spins.
+    /// Adds `delta` to row `k`'s friction impulse and to its bodies' velocities and spins
+    /// ([`push_tangent`]).
     fn apply_tangent(&mut self, k: usize, delta: f64) {
         let (r, q) = (self.rows[k], &mut self.rough[k]);
-        q.tangent += delta;
-        let t = tangent(r.normal);
-        let (a, b) = (r.a as usize, r.b as usize);
-        let wa = self.bodies[a].inv_mass;
-        self.bodies[a].vel -= t * (delta * wa);
-        self.bodies[a].omega -= delta * q.ra * q.ka;
-        let wb = self.bodies[b].inv_mass;
-        self.bodies[b].vel += t * (delta * wb);
-        self.bodies[b].omega -= delta * q.rb * q.kb;
+        let (sa, sb) = (r.a as usize, r.b as usize);
+        let (mut a, mut b) = (self.bodies[sa], self.bodies[sb]);
+        push_tangent(&mut a, &mut b, q, r.normal, delta);
+        (self.bodies[sa], self.bodies[sb]) = (a, b);
     }
 
-    /// Adds `delta` to row `k`'s rolling-resistance impulse (on `b`; its opposite on
-    /// `a`).
+    /// Adds `delta` to row `k`'s rolling-resistance impulse and to its bodies' spins
+    /// ([`push_rolling`]).
     fn apply_rolling(&mut self, k: usize, delta: f64) {
         let (r, q) = (self.rows[k], &mut self.rough[k]);
-        q.roll += delta;
-        self.bodies[r.a as usize].omega -= delta * q.ka;
-        self.bodies[r.b as usize].omega += delta * q.kb;
+        let (sa, sb) = (r.a as usize, r.b as usize);
+        let (mut a, mut b) = (self.bodies[sa], self.bodies[sb]);
+        push_rolling(&mut a, &mut b, q, delta);
+        (self.bodies[sa], self.bodies[sb]) = (a, b);
     }
 
     /// Position correction (the solver's split impulses): shifts of the dynamic bodies,
