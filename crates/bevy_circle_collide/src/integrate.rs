@@ -284,12 +284,7 @@ fn gather(
                 f64::from(sleep.rest_time)
             },
             angular_velocity: omega,
-            // Most bodies were never turned: skip the trigonometry for them.
-            angle: if transform.rotation == Quat::IDENTITY {
-                0.0
-            } else {
-                f64::from(transform.rotation.to_euler(EulerRot::ZYX).0)
-            },
+            angle: precise.angle_from(transform.rotation),
             friction: friction.map_or(rules.surface.0, |f| f64::from(f.0)),
             rolling_resistance: rolling.map_or(rules.surface.1, |c| f64::from(c.0)),
             inertia: inertia.map(|i| f64::from(i.0)),

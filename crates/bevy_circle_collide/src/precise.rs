@@ -3,8 +3,8 @@
 use bevy::math::DVec2;
 use bevy::prelude::*;
 
-/// A body's position, velocity and spin in the core's double precision, as the last step
-/// left them. Added with every [`CircleCollider`](crate::CircleCollider) and kept up to
+/// A body's position, velocity, spin and angle in the core's double precision, as the
+/// last step left them. Added with every [`CircleCollider`](crate::CircleCollider) and kept up to
 /// date by the plugin; games read and write `Transform`, [`Velocity`](crate::Velocity) and
 /// [`AngularVelocity`](crate::AngularVelocity) as usual.
 ///
@@ -40,6 +40,10 @@ pub struct PreciseMotion {
     pub velocity: DVec2,
     /// Angular velocity, radians per second counter-clockwise.
     pub angular_velocity: f64,
+    /// Angle of rotation about z, radians counter-clockwise in `[-π, π)`, of a body that
+    /// turned (0 for one that never did).
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub angle: f64,
 }
 
 impl PreciseMotion {
@@ -59,6 +63,19 @@ impl PreciseMotion {
             self.angular_velocity
         } else {
             f64::from(omega)
+        }
+    }
+
+    /// The angle to step from: this one if `rotation` is still the rotation the plugin
+    /// wrote for it, else the game's (about z). Most bodies never turn: no trigonometry
+    /// for them.
+    pub(crate) fn angle_from(&self, rotation: Quat) -> f64 {
+        if rotation == Quat::IDENTITY {
+            0.0
+        } else if Quat::from_rotation_z(self.angle as f32) == rotation {
+            self.angle
+        } else {
+            f64::from(rotation.to_euler(EulerRot::ZYX).0)
         }
     }
 }

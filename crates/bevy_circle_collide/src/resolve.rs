@@ -144,16 +144,19 @@ pub(crate) fn resolve(
             }
             // Only a body that spins (or spun during the step) turns: the rotation of every
             // other one is left as the game set it.
-            if spun || omega != 0.0 {
-                transform.rotation = Quat::from_rotation_z(b.angle(out.index as usize) as f32);
+            let turned = (spun || omega != 0.0).then(|| b.angle(out.index as usize));
+            if let Some(angle) = turned {
+                transform.rotation = Quat::from_rotation_z(angle as f32);
             }
             // Written without change detection: the gather compares values, and nothing else
             // reacts to it (see `PreciseMotion`).
             if let Some(mut precise) = precise {
-                *precise.bypass_change_detection() = PreciseMotion {
+                let precise = precise.bypass_change_detection();
+                *precise = PreciseMotion {
                     position: out.position,
                     velocity: out.velocity,
                     angular_velocity: out.angular_velocity,
+                    angle: turned.unwrap_or(precise.angle),
                 };
             }
             if let Some(mut sleep) = sleep {

@@ -483,3 +483,47 @@ fn flight_keeps_double_precision_between_steps_and_takes_what_the_game_writes() 
         bevy::math::DVec2::new(1.25, 2.5) + v * h + bevy::math::DVec2::new(0.0, 0.5 * g * h * h);
     assert!((precise(&app).position - want).length() < 1e-12);
 }
+
+#[test]
+fn a_turning_body_keeps_its_angle_in_double_precision_and_takes_the_games_rotation() {
+    let mut app = app();
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .gravity = Vec2::ZERO;
+    let ball = spawn(
+        &mut app,
+        Vec2::new(3.0, 4.0),
+        Vec2::new(0.5, 0.0),
+        0.5,
+        Mass::Auto,
+    );
+    let w = 1.3;
+    app.world_mut()
+        .entity_mut(ball)
+        .insert(AngularVelocity(w as f32));
+    let precise = |app: &App| *app.world().get::<PreciseMotion>(ball).unwrap();
+    let rotation = |app: &App| app.world().get::<Transform>(ball).unwrap().rotation;
+    let n = 600;
+    steps(&mut app, n);
+    // ω t wrapped into [-π, π): through an f32 quaternion every step the angle would be
+    // off by ~1e-6 here.
+    let turned = f64::from(w as f32) * n as f64 * dt();
+    let want =
+        (turned + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI;
+    let m = precise(&app);
+    assert!((m.angle - want).abs() < 1e-11, "{} vs {want}", m.angle);
+    assert_eq!(rotation(&app), Quat::from_rotation_z(m.angle as f32));
+    // The game sets a rotation: the next step turns on from it.
+    app.world_mut().get_mut::<Transform>(ball).unwrap().rotation = Quat::from_rotation_z(0.25);
+    steps(&mut app, 1);
+    let want = f64::from(Quat::from_rotation_z(0.25).to_euler(EulerRot::ZYX).0)
+        + f64::from(w as f32) * dt();
+    assert!((precise(&app).angle - want).abs() < 1e-12);
+    // A body that stops turning keeps its angle, and its rotation is left alone.
+    app.world_mut().get_mut::<AngularVelocity>(ball).unwrap().0 = 0.0;
+    steps(&mut app, 1);
+    let stopped = precise(&app).angle;
+    steps(&mut app, 5);
+    assert_eq!(precise(&app).angle, stopped);
+    assert_eq!(rotation(&app), Quat::from_rotation_z(stopped as f32));
+}
