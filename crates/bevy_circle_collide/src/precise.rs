@@ -4,9 +4,9 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 
 /// A body's position, velocity, spin and angle in the core's double precision, as the
-/// last step left them. Added with every [`CircleCollider`](crate::CircleCollider) and kept up to
-/// date by the plugin; games read and write `Transform`, [`Velocity`](crate::Velocity) and
-/// [`AngularVelocity`](crate::AngularVelocity) as usual.
+/// last step left them. Added with every [`CircleCollider`](crate::CircleCollider) and
+/// kept up to date by the plugin; games read and write `Transform`,
+/// [`Velocity`](crate::Velocity) and [`AngularVelocity`](crate::AngularVelocity) as usual.
 ///
 /// Why: the plugin steps in `f64` but `Transform` and `Velocity` hold `f32`. Without this
 /// component every step would restart from the rounded values, and in a deep pile those
@@ -40,8 +40,9 @@ pub struct PreciseMotion {
     pub velocity: DVec2,
     /// Angular velocity, radians per second counter-clockwise.
     pub angular_velocity: f64,
-    /// Angle of rotation about z, radians counter-clockwise in `[-π, π)`, of a body that
-    /// turned (0 for one that never did).
+    /// Angle of rotation about z, radians counter-clockwise in `[-π, π)`: the angle whose
+    /// rotation the plugin last wrote into `Transform` (0 until it writes one; a body
+    /// that never turns keeps the rotation the game gave it).
     #[cfg_attr(feature = "serialize", serde(default))]
     pub angle: f64,
 }
