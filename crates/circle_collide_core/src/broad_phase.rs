@@ -38,7 +38,9 @@ impl Simulation {
             self.collect_pairs();
         }
         // The push-out may make a jam's list from these pairs (`JamList::note_broad_boxes`).
-        self.jam.note_broad_boxes(&self.grid);
+        let sleepers = self.stats.sleeping_at_start > 0;
+        self.jam
+            .note_broad_boxes(&self.grid, &self.bodies, sleepers);
         self.stats.candidate_pairs = self.pairs.len();
         self.stats.oversized_bodies = self.grid.oversized_count();
     }

@@ -19,6 +19,11 @@ pub(crate) struct JamList {
     /// phase listed nothing or not every pair from these boxes
     /// ([`Grid::copy_listed_boxes`](crate::grid::Grid::copy_listed_boxes)).
     pub(crate) broad_boxes: Vec<crate::grid::SmallBox>,
+    /// In a world with sleeping bodies at the start of the step, whether each body could
+    /// interact with none of the same kind when the broad phase listed the pairs (a
+    /// static, kinematic or sleeping body: no pair of two such is listed); empty
+    /// otherwise. A body among them awake now (woken since) may be in unlisted pairs.
+    pub(crate) broad_inactive: Vec<bool>,
     /// A list made from the step's own pairs: the bodies inside their broad-phase box
     /// must stay inside it, the others ([`outside`](Self::outside)) near where they stood.
     pub(crate) by_boxes: bool,
@@ -75,13 +80,23 @@ impl JamList {
 
     /// Keeps the broad phase's boxes of the step (the grid just listed every pair from
     /// them): a jammed push-out can make its list from those pairs.
-    pub(crate) fn note_broad_boxes(&mut self, grid: &crate::grid::Grid) {
+    pub(crate) fn note_broad_boxes(
+        &mut self,
+        grid: &crate::grid::Grid,
+        bodies: &crate::bodies::Bodies,
+        sleepers: bool,
+    ) {
         grid.copy_listed_boxes(&mut self.broad_boxes);
+        self.broad_inactive.clear();
+        if sleepers && !self.broad_boxes.is_empty() {
+            (self.broad_inactive).extend(bodies.hot.iter().map(|h| !is_active(h)));
+        }
     }
 
     /// Forgets the broad phase's boxes (its pairs no longer list every pair they hold).
     pub(crate) fn forget_broad_boxes(&mut self) {
         self.broad_boxes.clear();
+        self.broad_inactive.clear();
     }
 
     /// Whether a list is in force.
@@ -236,4 +251,19 @@ impl JamList {
             + cap(&self.extra_head)
             + cap(&self.extra_next)
     }
+}
+
+/// Whether a body can be in an interacting pair with a body that cannot (see
+/// `Grid::cell_active`): a dynamic awake body or a sensor.
+fn is_active(h: &crate::bodies::Hot) -> bool {
+    h.inv_mass > 0.0 || h.sensor()
+}
+
+/// Whether body `i` stood inactive when the broad phase listed the pairs (`inactive`, see
+/// [`JamList::broad_inactive`]) and is active now: woken since, it may be in pairs with
+/// sleepers that were not listed.
+pub(crate) fn woken_since(inactive: &[bool], bodies: &crate::bodies::Bodies, i: usize) -> bool {
+    inactive
+        .get(i)
+        .is_some_and(|&was| was && is_active(&bodies.hot[i]))
 }

@@ -15,6 +15,7 @@ use crate::statics::{push_out_of_segments, sunk_in_segment};
 use glam::DVec2;
 
 pub(crate) use crate::jam_list::JamList;
+use crate::jam_list::woken_since;
 
 /// The push-out's work limit: its jammed passes stop once they have visited as many
 /// pairs as this many times
@@ -394,9 +395,10 @@ impl Simulation {
     /// lists every pair of the world: ~0.15 ms a step in the walkers and the crowd
     /// against a wall of 2000). Returns `None` (the caller relists) when it cannot hold:
     /// a list was made before in this push-out, the broad phase listed nothing or not by
-    /// its boxes alone (a sparse grid, big or oversized bodies), some bodies slept at the
-    /// step's start (pairs of two sleepers are not listed), or more than
-    /// [`BROAD_LIST_OUTSIDE`] bodies stand outside their broad-phase box.
+    /// its boxes alone (a sparse grid, big or oversized bodies), or more than
+    /// [`BROAD_LIST_OUTSIDE`] bodies stand outside their broad-phase box — where a body
+    /// woken since the listing counts as outside (the broad phase listed no pair of two
+    /// bodies that slept or stood still then: `JamList::broad_inactive`).
     ///
     /// The broad phase listed every interacting pair whose boxes (rounded to `f32`) meet,
     /// and the event loop and the push-out added pairs as late pairs; so a pair of two
@@ -417,10 +419,11 @@ impl Simulation {
     fn list_from_broad_phase(&mut self, pushed: &[u32]) -> Option<bool> {
         let n = self.bodies.len();
         let jam = &mut self.jam;
+        let sleepers = self.stats.sleeping_at_start > 0;
         if jam.relists > 0
             || jam.outgrown > 0
             || jam.broad_boxes.len() != n
-            || self.stats.sleeping_at_start > 0
+            || (sleepers && jam.broad_inactive.len() != n)
         {
             return None;
         }
@@ -429,9 +432,13 @@ impl Simulation {
         jam.listed_at.clear();
         jam.listed_at.extend(b.hot.iter().map(|h| h.pos));
         jam.outside.clear();
-        jam.outside.extend(
-            (0..n).map(|i| !crate::grid::small_box_holds(jam.broad_boxes[i], slop_box(b, i, slop))),
-        );
+        // A body woken since the listing counts as outside its box: its pairs with the
+        // bodies still asleep were not listed.
+        let (boxes, inactive) = (&jam.broad_boxes, &jam.broad_inactive);
+        jam.outside.extend((0..n).map(|i| {
+            !crate::grid::small_box_holds(boxes[i], slop_box(b, i, slop))
+                || (sleepers && woken_since(inactive, b, i))
+        }));
         let mut outside = std::mem::take(&mut self.scratch);
         outside.clear();
         outside.extend((0..n).filter(|&i| jam.outside[i]));
@@ -961,25 +968,30 @@ mod tests {
     /// Walkers shoving a pile into a wall (a fifth of 600 circles walk left, the pile's
     /// jam under gravity): after every step no pair overlaps deeper than the slop unless
     /// counted as left — the configured passes test only the pairs of the bodies moved
-    /// since their last test, and a relist activates only the pairs of the pushed bodies
-    /// (brute force over every pair, every step, in steps that relisted).
+    /// since their last test, and a jam's list (relisted, or from the step's own pairs,
+    /// also while some bodies sleep) activates only the pairs of the pushed bodies (brute
+    /// force over every pair, every step, in steps that listed a jam).
     #[test]
     fn the_push_outs_narrowed_tests_miss_no_deep_pair() {
         let mut sim = crate::scenes::pile(600).simulation();
         let walkers = crate::scenes::walkers(600, 0.2);
-        let mut relisting = 0;
+        let (mut listing, mut among_sleepers) = (0, 0);
         for step in 0..240 {
             crate::scenes::walk_left(&mut sim, walkers.iter().copied());
             sim.step(crate::scenes::DT);
-            if sim.jam.relists == 0 {
+            if sim.jam.relists == 0 && sim.jam.broad_lists == 0 {
                 continue;
             }
-            relisting += 1;
+            listing += 1;
+            // A list from the step's own pairs while some bodies slept at its start: its
+            // bodies woken since stand outside their boxes.
+            among_sleepers +=
+                usize::from(sim.jam.broad_lists > 0 && sim.stats.sleeping_at_start > 0);
             assert_deep_pairs_counted(&sim, &format!("step {step}"));
         }
         assert!(
-            relisting >= 20,
-            "only {relisting} steps relisted: the test shows little"
+            listing >= 20 && among_sleepers >= 5,
+            "only {listing} steps listed a jam ({among_sleepers} among sleepers): the test shows little"
         );
     }
 
@@ -1078,6 +1090,59 @@ mod tests {
         assert!(!sim.jam.moved_past(&sim.bodies, &[0], allowed, slop));
         sim.bodies.hot[0].pos.x += allowed;
         assert!(sim.jam.moved_past(&sim.bodies, &[0], allowed, slop));
+    }
+
+    /// In a world with sleepers at the step's start, the broad phase lists no pair of two
+    /// bodies asleep (or static) then: a list from the step's own pairs takes a body woken
+    /// since as standing outside its box, so its pairs with bodies still asleep are found.
+    #[test]
+    fn a_list_from_the_steps_pairs_finds_the_pairs_of_a_body_woken_since() {
+        let bodies: Vec<BodyDesc> = (0..20)
+            .map(|k| {
+                let (pair, side) = ((k / 2) as f64, if k % 2 == 0 { -0.5 } else { 0.5 });
+                BodyDesc::new(DVec2::new(4.0 * pair + side, 0.0), 0.5, 1.0)
+            })
+            .collect();
+        let config = StepConfig {
+            gravity: DVec2::ZERO,
+            ..StepConfig::default()
+        };
+        let mut sim = world(&bodies, config);
+        sim.step(1.0 / 60.0);
+        // As if bodies 10 and 11 had slept when the pairs were listed (so their pair was
+        // not), and 10 woke since: 11 still sleeps, 10 is pushed 0.1 into it, inside its box.
+        sim.bodies.fall_asleep(10);
+        sim.bodies.fall_asleep(11);
+        sim.jam.note_broad_boxes(&sim.grid, &sim.bodies, false);
+        assert!(
+            sim.jam.broad_inactive.is_empty(),
+            "no sleepers: nothing noted"
+        );
+        sim.jam.note_broad_boxes(&sim.grid, &sim.bodies, true);
+        let inactive: Vec<usize> = (0..20).filter(|&i| sim.jam.broad_inactive[i]).collect();
+        assert_eq!(inactive, vec![10, 11], "the sleepers noted");
+        sim.stats.sleeping_at_start = 2;
+        sim.pairs.retain(|&pair| pair != (10, 11));
+        sim.bodies.wake(10);
+        for (i, b) in sim.jam.broad_boxes.iter_mut().enumerate() {
+            let p = sim.bodies.hot[i].pos.as_vec2();
+            *b = [p.x - 0.7, p.y - 0.7, p.x + 0.7, p.y + 0.7];
+        }
+        sim.bodies.hot[10].pos.x += 0.1;
+        sim.jam.reset();
+        sim.active.clear();
+        let deep = sim
+            .list_from_broad_phase(&[10])
+            .expect("one body woken: a list");
+        let outside: Vec<usize> = (0..20).filter(|&i| sim.jam.outside[i]).collect();
+        assert_eq!(outside, vec![10], "the woken body stands outside its box");
+        assert!(deep, "the pair deeper than the slop");
+        assert!(
+            sim.active.contains(&(10, 11)),
+            "active pairs {:?}",
+            sim.active
+        );
+        assert!(sim.pairs.contains(&(10, 11)));
     }
 
     /// Walkers shoving a pile (a fifth of 600 circles walk left) and a crowd of 600 steered

@@ -90,7 +90,9 @@ impl Simulation {
             self.rebuild_grid();
             self.collect_pairs();
             self.late_pairs.clear();
-            self.jam.note_broad_boxes(&self.grid);
+            let sleepers = self.stats.sleeping_at_start > 0;
+            self.jam
+                .note_broad_boxes(&self.grid, &self.bodies, sleepers);
         }
         self.stats.overlaps_fixed += wall_moves;
         self.push_out(wall_moves > 0);
