@@ -1013,14 +1013,9 @@ mod tests {
         missing
     }
 
-    /// A list from the step's own pairs finds the partner of a body that stands outside its
-    /// broad-phase box (a pair the step never listed), and gives way when a body inside its
-    /// box is pushed out of it or one outside moves past the margin.
-    #[test]
-    fn a_list_from_the_steps_pairs_covers_bodies_off_their_boxes() {
-        // Ten pairs of touching circles, 4 units apart; the broad phase's boxes taken as
-        // 0.2 wider than the circles all round (as the boxes of moving or speculative
-        // bodies are): they list the same pairs.
+    /// Ten pairs of touching circles of radius 0.5, 4 units apart on the x axis, without
+    /// gravity, after one step.
+    fn ten_touching_pairs() -> Simulation {
         let bodies: Vec<BodyDesc> = (0..20)
             .map(|k| {
                 let (pair, side) = ((k / 2) as f64, if k % 2 == 0 { -0.5 } else { 0.5 });
@@ -1033,15 +1028,31 @@ mod tests {
         };
         let mut sim = world(&bodies, config);
         sim.step(1.0 / 60.0);
+        sim
+    }
+
+    /// Sets each body's broad-phase box to the square of half-side `half` around it.
+    fn boxes_around_bodies(sim: &mut Simulation, half: f32) {
+        for (i, b) in sim.jam.broad_boxes.iter_mut().enumerate() {
+            let p = sim.bodies.hot[i].pos.as_vec2();
+            *b = [p.x - half, p.y - half, p.x + half, p.y + half];
+        }
+    }
+
+    /// A list from the step's own pairs finds the partner of a body that stands outside its
+    /// broad-phase box (a pair the step never listed), and gives way when a body inside its
+    /// box is pushed out of it or one outside moves past the margin.
+    #[test]
+    fn a_list_from_the_steps_pairs_covers_bodies_off_their_boxes() {
+        // The broad phase's boxes taken as 0.2 wider than the circles all round (as the
+        // boxes of moving or speculative bodies are): they list the same pairs.
+        let mut sim = ten_touching_pairs();
         assert!(
             sim.pairs.iter().all(|&(i, j)| i % 2 == 0 && j == i + 1),
             "only the pairs were near: {:?}",
             sim.pairs
         );
-        for (i, b) in sim.jam.broad_boxes.iter_mut().enumerate() {
-            let p = sim.bodies.hot[i].pos.as_vec2();
-            *b = [p.x - 0.7, p.y - 0.7, p.x + 0.7, p.y + 0.7];
-        }
+        boxes_around_bodies(&mut sim, 0.7);
         // Body 0 put half into body 10: outside its box, a pair nobody listed.
         sim.bodies.hot[0].pos = sim.bodies.hot[10].pos + DVec2::new(0.0, 0.5);
         sim.jam.reset();
@@ -1097,18 +1108,7 @@ mod tests {
     /// since as standing outside its box, so its pairs with bodies still asleep are found.
     #[test]
     fn a_list_from_the_steps_pairs_finds_the_pairs_of_a_body_woken_since() {
-        let bodies: Vec<BodyDesc> = (0..20)
-            .map(|k| {
-                let (pair, side) = ((k / 2) as f64, if k % 2 == 0 { -0.5 } else { 0.5 });
-                BodyDesc::new(DVec2::new(4.0 * pair + side, 0.0), 0.5, 1.0)
-            })
-            .collect();
-        let config = StepConfig {
-            gravity: DVec2::ZERO,
-            ..StepConfig::default()
-        };
-        let mut sim = world(&bodies, config);
-        sim.step(1.0 / 60.0);
+        let mut sim = ten_touching_pairs();
         // As if bodies 10 and 11 had slept when the pairs were listed (so their pair was
         // not), and 10 woke since: 11 still sleeps, 10 is pushed 0.1 into it, inside its box.
         sim.bodies.fall_asleep(10);
@@ -1124,10 +1124,7 @@ mod tests {
         sim.stats.sleeping_at_start = 2;
         sim.pairs.retain(|&pair| pair != (10, 11));
         sim.bodies.wake(10);
-        for (i, b) in sim.jam.broad_boxes.iter_mut().enumerate() {
-            let p = sim.bodies.hot[i].pos.as_vec2();
-            *b = [p.x - 0.7, p.y - 0.7, p.x + 0.7, p.y + 0.7];
-        }
+        boxes_around_bodies(&mut sim, 0.7);
         sim.bodies.hot[10].pos.x += 0.1;
         sim.jam.reset();
         sim.active.clear();
