@@ -76,6 +76,14 @@ impl Hot {
         self.flags & SENSOR != 0
     }
 
+    /// Whether the body can be in an interacting pair with a body that cannot: a dynamic
+    /// awake body or a sensor (a static, kinematic or sleeping one cannot; no pair of two
+    /// such interacts).
+    #[inline]
+    pub(crate) fn active(&self) -> bool {
+        self.inv_mass > 0.0 || self.sensor()
+    }
+
     /// Marks the body's pre-solver box as kept; `false` if it already was this step.
     #[inline]
     pub fn keep_box_once(&mut self) -> bool {

@@ -38,9 +38,7 @@ impl Simulation {
             self.collect_pairs();
         }
         // The push-out may make a jam's list from these pairs (`JamList::note_broad_boxes`).
-        let sleepers = self.stats.sleeping_at_start > 0;
-        self.jam
-            .note_broad_boxes(&self.grid, &self.bodies, sleepers);
+        self.note_broad_boxes();
         self.stats.candidate_pairs = self.pairs.len();
         self.stats.oversized_bodies = self.grid.oversized_count();
     }
@@ -50,6 +48,14 @@ impl Simulation {
     pub(crate) fn rebuild_grid(&mut self) {
         let sleepers = self.stats.sleeping_at_start > 0;
         self.grid.rebuild(&self.bodies, sleepers);
+    }
+
+    /// Keeps the grid's boxes of the pairs just listed for the push-out
+    /// ([`JamList::note_broad_boxes`](crate::push_out::JamList::note_broad_boxes)).
+    pub(crate) fn note_broad_boxes(&mut self) {
+        let sleepers = self.stats.sleeping_at_start > 0;
+        self.jam
+            .note_broad_boxes(&self.grid, &self.bodies, sleepers);
     }
 
     /// Lists the interacting candidate pairs into `self.pairs`, in chunks on the

@@ -430,7 +430,7 @@ impl Grid {
             let mut count = 0;
             for k in span {
                 let h = &bodies.hot[self.cell_bodies[k] as usize];
-                let active = h.inv_mass > 0.0 || h.sensor();
+                let active = h.active();
                 self.cell_active[k] = active;
                 count += u32::from(active);
                 inactive += usize::from(!active);

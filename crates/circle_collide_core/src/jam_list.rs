@@ -89,7 +89,7 @@ impl JamList {
         grid.copy_listed_boxes(&mut self.broad_boxes);
         self.broad_inactive.clear();
         if sleepers && !self.broad_boxes.is_empty() {
-            (self.broad_inactive).extend(bodies.hot.iter().map(|h| !is_active(h)));
+            (self.broad_inactive).extend(bodies.hot.iter().map(|h| !h.active()));
         }
     }
 
@@ -253,17 +253,11 @@ impl JamList {
     }
 }
 
-/// Whether a body can be in an interacting pair with a body that cannot (see
-/// `Grid::cell_active`): a dynamic awake body or a sensor.
-fn is_active(h: &crate::bodies::Hot) -> bool {
-    h.inv_mass > 0.0 || h.sensor()
-}
-
 /// Whether body `i` stood inactive when the broad phase listed the pairs (`inactive`, see
 /// [`JamList::broad_inactive`]) and is active now: woken since, it may be in pairs with
 /// sleepers that were not listed.
 pub(crate) fn woken_since(inactive: &[bool], bodies: &crate::bodies::Bodies, i: usize) -> bool {
     inactive
         .get(i)
-        .is_some_and(|&was| was && is_active(&bodies.hot[i]))
+        .is_some_and(|&was| was && bodies.hot[i].active())
 }

@@ -90,9 +90,7 @@ impl Simulation {
             self.rebuild_grid();
             self.collect_pairs();
             self.late_pairs.clear();
-            let sleepers = self.stats.sleeping_at_start > 0;
-            self.jam
-                .note_broad_boxes(&self.grid, &self.bodies, sleepers);
+            self.note_broad_boxes();
         }
         self.stats.overlaps_fixed += wall_moves;
         self.push_out(wall_moves > 0);
