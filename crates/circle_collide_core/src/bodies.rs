@@ -1,7 +1,7 @@
 //! The store of the bodies of one step: one 64-byte record per body with everything the
 //! event loop reads (one cache line per body touched), plus the cold per-body data.
 
-use crate::body::BodyDesc;
+use crate::body::{BodyDesc, InputIssues};
 use crate::filter::Layers;
 use crate::friction::Spin;
 use crate::impulse::RestitutionCombine;
@@ -38,6 +38,11 @@ const SPECULATIVE: u32 = 512;
 const VELOCITY_SET: u32 = 1024;
 /// `Hot::flags` bit: the body is steered this step (its velocity was set before it).
 const STEERED: u32 = 2048;
+/// `Hot::flags` bit: the body's angle changed at the end of the step (it spun, or its
+/// spin changed during it): [`Bodies::turned`].
+const TURNED: u32 = 4096;
+/// The `Hot::flags` bits that describe the body rather than a step's work on it.
+const DESCRIBED: u32 = SENSOR | FILTERED | SLEEPING | ROUGH;
 
 /// Fraction of its radius by which the box of a body that was in the contact solver last
 /// step is widened on every side, beyond the slop, for the broad phase: the solver turns
@@ -131,7 +136,7 @@ impl Hot {
         } else {
             0
         };
-        self.flags &= !(IN_SOLVER | HIT | FLYING | SPECULATIVE | VELOCITY_SET | STEERED);
+        self.flags &= !(IN_SOLVER | HIT | FLYING | SPECULATIVE | VELOCITY_SET | STEERED | TURNED);
         self.flags |= steered;
     }
 
@@ -174,6 +179,12 @@ impl Hot {
     #[inline]
     pub fn set_speculative(&mut self, speculative: bool) {
         self.set_flag(SPECULATIVE, speculative);
+    }
+
+    /// Marks the body as turned by the step (its angle was updated at the end of it).
+    #[inline]
+    pub(crate) fn mark_turned(&mut self) {
+        self.flags |= TURNED;
     }
 
     /// Whether the body flies on the parabola of the step's gravity.
@@ -362,56 +373,101 @@ impl Bodies {
     /// the bodies before it), and so does its key if it has none.
     pub(crate) fn push_numbered(&mut self, b: &BodyDesc, offset: u32) -> u32 {
         let index = offset + self.hot.len() as u32;
-        let inv_mass = if b.mass.is_finite() {
-            1.0 / b.mass
-        } else {
-            0.0
-        };
-        // Only a dynamic body can sleep; a sleeping body stands still as a static one.
-        let asleep = b.sleeping && inv_mass > 0.0 && !b.sensor;
-        let flags = if b.sensor { SENSOR } else { 0 }
-            | if b.layers == Layers::ALL { 0 } else { FILTERED }
-            | if asleep { SLEEPING } else { 0 }
-            | if b.friction > 0.0 || b.rolling_resistance > 0.0 {
-                ROUGH
-            } else {
-                0
-            }
-            | if b.steered { VELOCITY_SET } else { 0 };
-        self.hot.push(Hot {
-            pos: b.position,
-            vel: if asleep { DVec2::ZERO } else { b.velocity },
-            time: 0.0,
-            radius: b.radius,
-            inv_mass: if asleep { 0.0 } else { inv_mass },
-            version: 0,
-            flags,
-        });
-        self.restitution.push(b.restitution);
-        self.inelastic += usize::from(b.restitution < 1.0);
-        self.layers.push(b.layers);
-        self.keys.push(b.key.unwrap_or(u64::from(index)));
-        self.awake_inv_mass.push(inv_mass);
-        self.rest_time.push(b.rest_time);
-        self.some_rest |= b.rest_time != 0.0;
-        let inertia = b.effective_inertia();
-        let inv_inertia = if inv_mass > 0.0 && inertia.is_finite() {
-            1.0 / inertia
-        } else {
-            0.0
-        };
-        let omega = if asleep { 0.0 } else { b.angular_velocity };
-        self.spinning |= omega != 0.0;
-        self.spin.push(Spin {
-            omega,
-            inv_inertia: if asleep { 0.0 } else { inv_inertia },
-            awake_inv_inertia: inv_inertia,
-            friction: b.friction,
-            rolling: b.rolling_resistance,
-            angle: b.angle,
-            shift: 0.0,
-        });
+        let r = Record::of(b, index);
+        self.inelastic += usize::from(r.restitution < 1.0);
+        self.some_rest |= r.rest_time != 0.0;
+        self.spinning |= r.spin.omega != 0.0;
+        self.hot.push(r.hot);
+        self.restitution.push(r.restitution);
+        self.layers.push(r.layers);
+        self.keys.push(r.key);
+        self.awake_inv_mass.push(r.awake_inv_mass);
+        self.rest_time.push(r.rest_time);
+        self.spin.push(r.spin);
         index
+    }
+
+    /// Makes body `k` the already sanitised `b`, numbered `k` (its key if it has none),
+    /// as [`push_numbered`](Self::push_numbered) adds it; leaves the counts of inelastic,
+    /// resting and spinning bodies to the caller.
+    pub(crate) fn set_numbered(&mut self, k: usize, b: &BodyDesc) {
+        let r = Record::of(b, k as u32);
+        self.hot[k] = r.hot;
+        self.restitution[k] = r.restitution;
+        self.layers[k] = r.layers;
+        self.keys[k] = r.key;
+        self.awake_inv_mass[k] = r.awake_inv_mass;
+        self.rest_time[k] = r.rest_time;
+        self.spin[k] = r.spin;
+    }
+
+    /// Replaces these bodies with `old`'s bodies `picks[0]`, `picks[1]`, … as they are
+    /// (each index below `old.len()`).
+    pub(crate) fn pick_from(&mut self, old: &Bodies, picks: &[u32]) {
+        fn pick<T: Copy>(to: &mut Vec<T>, from: &[T], picks: &[u32]) {
+            to.clear();
+            to.extend(picks.iter().map(|&j| from[j as usize]));
+        }
+        pick(&mut self.hot, &old.hot, picks);
+        pick(&mut self.restitution, &old.restitution, picks);
+        pick(&mut self.layers, &old.layers, picks);
+        pick(&mut self.keys, &old.keys, picks);
+        pick(&mut self.awake_inv_mass, &old.awake_inv_mass, picks);
+        pick(&mut self.rest_time, &old.rest_time, picks);
+        pick(&mut self.spin, &old.spin, picks);
+    }
+
+    /// Makes body `k`, as the last step left it, what a description of its state (its
+    /// rest time through `rest_time`) would add: the step's marks and pending turn
+    /// cleared, a sleeping body's inverse mass and inertia, velocity and spin 0, and
+    /// [`BodyDesc::repair`]'s repairs of what a step changes (a speed above `max_speed`
+    /// clamped). Returns the repairs; leaves the counts to the caller.
+    pub(crate) fn keep_as_described(
+        &mut self,
+        k: usize,
+        rest_time: &impl Fn(f64) -> f64,
+        max_speed: f64,
+    ) -> InputIssues {
+        let (hot, spin) = (&mut self.hot[k], &mut self.spin[k]);
+        let motion = (&mut hot.vel, &mut spin.omega, &mut spin.angle);
+        let issues = crate::body::repair_motion(motion, hot.radius, max_speed);
+        hot.flags &= DESCRIBED;
+        hot.time = 0.0;
+        hot.version = 0;
+        if hot.flags & SLEEPING != 0 {
+            (hot.vel, hot.inv_mass) = (DVec2::ZERO, 0.0);
+            (spin.omega, spin.inv_inertia) = (0.0, 0.0);
+        } else {
+            (hot.inv_mass, spin.inv_inertia) = (self.awake_inv_mass[k], spin.awake_inv_inertia);
+        }
+        spin.shift = 0.0;
+        let rest = rest_time(self.rest_time[k]);
+        self.rest_time[k] = if rest.is_finite() && rest >= 0.0 {
+            rest
+        } else {
+            0.0
+        };
+        issues
+    }
+
+    /// Whether body `k` is inelastic, has a rest time, spins (what
+    /// [`inelastic`](Self::inelastic), [`some_rest`](Self::some_rest) and
+    /// [`spinning`](Self::spinning) count or note).
+    #[inline]
+    pub(crate) fn counts_of(&self, k: usize) -> [bool; 3] {
+        [
+            self.restitution[k] < 1.0,
+            self.rest_time[k] != 0.0,
+            self.spin[k].omega != 0.0,
+        ]
+    }
+
+    /// Whether body `i`'s angle changed at the end of the last step (it spun, or its spin
+    /// changed during the step): a body that did not turn kept the angle it was added
+    /// with.
+    #[inline]
+    pub fn turned(&self, i: usize) -> bool {
+        self.hot[i].flags & TURNED != 0
     }
 
     /// Body `i`'s spin record to write (marks the world as [`spinning`](Self::spinning)).
@@ -535,6 +591,40 @@ impl Bodies {
     /// Whether body `i` is a sensor.
     pub fn is_sensor(&self, i: usize) -> bool {
         self.hot[i].sensor()
+    }
+
+    /// Everything body `i` is, bit for bit: its key, position, velocity, radius, inverse
+    /// mass, restitution, layers, spin, angle, inertia, friction, rolling resistance, rest
+    /// time, sleep and sensor flags — to compare two simulations exactly (a rollback's
+    /// re-simulation, peers checking they have not diverged).
+    ///
+    /// ```
+    /// use circle_collide_core::{BodyDesc, Simulation, StepConfig, glam::DVec2};
+    /// let mut sim = Simulation::new(StepConfig::default());
+    /// sim.add_body(BodyDesc::new(DVec2::new(1.0, 2.0), 0.5, 1.0)).unwrap();
+    /// assert_eq!(sim.bodies().state_bits(0)[1], 1.0f64.to_bits());
+    /// ```
+    pub fn state_bits(&self, i: usize) -> [u64; 17] {
+        let (p, v, layers) = (self.position(i), self.velocity(i), self.layers[i]);
+        [
+            self.key(i),
+            p.x.to_bits(),
+            p.y.to_bits(),
+            v.x.to_bits(),
+            v.y.to_bits(),
+            self.radius(i).to_bits(),
+            self.inverse_mass(i).to_bits(),
+            self.restitution(i).to_bits(),
+            u64::from(layers.memberships) << 32 | u64::from(layers.filters),
+            self.angular_velocity(i).to_bits(),
+            self.angle(i).to_bits(),
+            self.inertia(i).to_bits(),
+            self.friction(i).to_bits(),
+            self.rolling_resistance(i).to_bits(),
+            self.rest_time(i).to_bits(),
+            u64::from(self.is_sleeping(i)),
+            u64::from(self.is_sensor(i)),
+        ]
     }
 
     /// Every centre, in body order.
@@ -742,6 +832,71 @@ impl Bodies {
             .filter(|h| h.inv_mass > 0.0)
             .map(Hot::momentum)
             .sum()
+    }
+}
+
+/// Everything [`Bodies`] keeps of one body, as [`Bodies::push_numbered`] adds it.
+struct Record {
+    hot: Hot,
+    restitution: f64,
+    layers: Layers,
+    key: u64,
+    awake_inv_mass: f64,
+    rest_time: f64,
+    spin: Spin,
+}
+
+impl Record {
+    /// The already sanitised `b` as body `index` (its key if it has none).
+    #[inline]
+    fn of(b: &BodyDesc, index: u32) -> Self {
+        let inv_mass = if b.mass.is_finite() {
+            1.0 / b.mass
+        } else {
+            0.0
+        };
+        // Only a dynamic body can sleep; a sleeping body stands still as a static one.
+        let asleep = b.sleeping && inv_mass > 0.0 && !b.sensor;
+        let flags = if b.sensor { SENSOR } else { 0 }
+            | if b.layers == Layers::ALL { 0 } else { FILTERED }
+            | if asleep { SLEEPING } else { 0 }
+            | if b.friction > 0.0 || b.rolling_resistance > 0.0 {
+                ROUGH
+            } else {
+                0
+            }
+            | if b.steered { VELOCITY_SET } else { 0 };
+        let inertia = b.effective_inertia();
+        let inv_inertia = if inv_mass > 0.0 && inertia.is_finite() {
+            1.0 / inertia
+        } else {
+            0.0
+        };
+        Self {
+            hot: Hot {
+                pos: b.position,
+                vel: if asleep { DVec2::ZERO } else { b.velocity },
+                time: 0.0,
+                radius: b.radius,
+                inv_mass: if asleep { 0.0 } else { inv_mass },
+                version: 0,
+                flags,
+            },
+            restitution: b.restitution,
+            layers: b.layers,
+            key: b.key.unwrap_or(u64::from(index)),
+            awake_inv_mass: inv_mass,
+            rest_time: b.rest_time,
+            spin: Spin {
+                omega: if asleep { 0.0 } else { b.angular_velocity },
+                inv_inertia: if asleep { 0.0 } else { inv_inertia },
+                awake_inv_inertia: inv_inertia,
+                friction: b.friction,
+                rolling: b.rolling_resistance,
+                angle: b.angle,
+                shift: 0.0,
+            },
+        }
     }
 }
 

@@ -222,31 +222,15 @@ impl BodyDesc {
         if issues != InputIssues::NONE {
             return Err(issues);
         }
-        if !self.velocity.is_finite() {
-            issues |= InputIssues::NON_FINITE_VELOCITY;
-            self.velocity = DVec2::ZERO;
-        }
-        let speed = self.velocity.length();
-        if speed > max_speed {
-            issues |= InputIssues::SPEED_CLAMPED;
-            self.velocity *= max_speed / speed;
-        }
+        let motion = (
+            &mut self.velocity,
+            &mut self.angular_velocity,
+            &mut self.angle,
+        );
+        issues |= repair_motion(motion, self.radius, max_speed);
         if self.mass.is_nan() || self.mass <= 0.0 {
             issues |= InputIssues::INVALID_MASS;
             self.mass = std::f64::consts::PI * self.radius * self.radius;
-        }
-        if !self.angular_velocity.is_finite() || !self.angle.is_finite() {
-            issues |= InputIssues::NON_FINITE_SPIN;
-            if !self.angular_velocity.is_finite() {
-                self.angular_velocity = 0.0;
-            }
-            if !self.angle.is_finite() {
-                self.angle = 0.0;
-            }
-        }
-        if self.angular_velocity.abs() * self.radius > max_speed {
-            issues |= InputIssues::SPEED_CLAMPED;
-            self.angular_velocity = self.angular_velocity.signum() * max_speed / self.radius;
         }
         if self.friction.is_nan() || self.friction < 0.0 {
             issues |= InputIssues::FRICTION_CLAMPED;
@@ -276,6 +260,42 @@ impl BodyDesc {
         }
         Ok(issues)
     }
+}
+
+/// [`BodyDesc::repair`]'s repairs of what a step changes — the velocity, angular velocity
+/// and angle of a body of radius `radius` — which it returns: a non-finite value set to
+/// 0, a speed (or rim speed) above `max_speed` clamped to it. Shared with the bodies a
+/// rebuild keeps (`Bodies::keep_as_described`), which must come out as their
+/// descriptions would.
+pub(crate) fn repair_motion(
+    (velocity, angular_velocity, angle): (&mut DVec2, &mut f64, &mut f64),
+    radius: f64,
+    max_speed: f64,
+) -> InputIssues {
+    let mut issues = InputIssues::NONE;
+    if !velocity.is_finite() {
+        issues |= InputIssues::NON_FINITE_VELOCITY;
+        *velocity = DVec2::ZERO;
+    }
+    let speed = velocity.length();
+    if speed > max_speed {
+        issues |= InputIssues::SPEED_CLAMPED;
+        *velocity *= max_speed / speed;
+    }
+    if !angular_velocity.is_finite() || !angle.is_finite() {
+        issues |= InputIssues::NON_FINITE_SPIN;
+        if !angular_velocity.is_finite() {
+            *angular_velocity = 0.0;
+        }
+        if !angle.is_finite() {
+            *angle = 0.0;
+        }
+    }
+    if angular_velocity.abs() * radius > max_speed {
+        issues |= InputIssues::SPEED_CLAMPED;
+        *angular_velocity = angular_velocity.signum() * max_speed / radius;
+    }
+    issues
 }
 
 /// Bit set of problems found in a [`BodyDesc`] by [`BodyDesc::sanitize`].

@@ -51,6 +51,7 @@ mod impacts;
 pub mod impulse;
 mod integrate;
 mod jam_list;
+pub mod kept_bodies;
 mod key_sort;
 pub mod level;
 pub mod manifold;

@@ -60,6 +60,7 @@ impl Simulation {
                 spin.shift = 0.0;
                 rotational += spin.energy();
                 spins_left |= spin.omega != 0.0;
+                self.bodies.hot[i].mark_turned();
             }
             let h = &mut self.bodies.hot[i];
             h.time = 0.0;

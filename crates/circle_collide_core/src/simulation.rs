@@ -199,6 +199,8 @@ pub struct Simulation {
     /// The second half of a batch of bodies added on two threads
     /// ([`add_bodies_from`](Self::add_bodies_from)), before it is appended.
     pub(crate) add_scratch: Bodies,
+    /// [`rebuild_bodies`](Self::rebuild_bodies)' scratch.
+    pub(crate) kept_scratch: crate::kept_bodies::KeptBodies,
 }
 
 impl Simulation {
