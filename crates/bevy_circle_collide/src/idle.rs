@@ -27,7 +27,7 @@ use crate::world::CircleCollideWorld;
 use bevy::prelude::*;
 
 /// A body with a component the gather reads (see
-/// [`BodyQuery`](crate::integrate::BodyQuery)) added or changed since the system last
+/// [`BodyQuery`](crate::body_read::BodyQuery)) added or changed since the system last
 /// ran, or a [`CollidingEntities`] just added (the touch tracking fills it).
 pub(crate) type ChangedBody = (
     With<CircleCollider>,

@@ -98,6 +98,7 @@
 //! Walls: instead of four static boxes, set [`CircleCollideConfig::arena`]. Rotation,
 //! friction and non-circle shapes do not exist here.
 
+mod body_read;
 mod broad_phase;
 mod components;
 mod config;
@@ -109,6 +110,9 @@ mod diagnostics;
 mod events;
 mod idle;
 mod integrate;
+mod kept;
+#[cfg(test)]
+mod kept_tests;
 mod level;
 mod narrow_phase;
 #[cfg(test)]

@@ -24,8 +24,11 @@ fn gas_app(threads: usize) -> (App, Vec<Entity>) {
         Time::<Fixed>::from_hz(60.0).timestep(),
     ))
     .add_plugins(CircleCollidePlugin::default());
-    // A world this small computes no order ahead by default.
-    (app.world_mut().resource_mut::<CircleCollideWorld>()).order_ahead_min_bodies = 100;
+    // A world this small computes no order ahead by default; the full gather is the one
+    // tested here (the kept gather's descriptions are of the bodies it read only).
+    let mut world = app.world_mut().resource_mut::<CircleCollideWorld>();
+    world.order_ahead_min_bodies = 100;
+    world.keep_unchanged = false;
     {
         let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
         config.gravity = Vec2::ZERO;

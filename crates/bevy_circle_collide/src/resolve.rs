@@ -40,6 +40,8 @@ pub(crate) struct Written {
     angular_velocity: f64,
     rest_time: f64,
     sleeping: bool,
+    /// The step changed the body's angle ([`Bodies::turned`](circle_collide_core::Bodies::turned)).
+    turned: bool,
     /// The body's index in the core: its angle is read only for a body that turns.
     index: u32,
 }
@@ -53,6 +55,7 @@ impl Written {
             angular_velocity: b.angular_velocity(i),
             rest_time: b.rest_time(i),
             sleeping: b.is_sleeping(i),
+            turned: b.turned(i),
             index: i as u32,
         }
     }
@@ -82,6 +85,7 @@ pub(crate) fn resolve(
     mut writer: MessageWriter<CollisionEvent>,
     mut commands: Commands,
     mut degraded: Local<DegradedSteps>,
+    ticks: bevy::ecs::system::SystemChangeTick,
 ) {
     if world.idle {
         // A skipped step: only the step count and the timing move on.
@@ -129,22 +133,32 @@ pub(crate) fn resolve(
         world.warn_once(entity, issue);
     }
     let b = world.sim.bodies();
+    // A `Transform` some other system changed after this step's gather, which this write
+    // may hide (it changes the translation, not the rotation a game may have set): the
+    // next gather reads every body (see `gather_kept`). Watched only when the next gather
+    // may keep bodies.
+    let watch =
+        world.keep_unchanged && world.kept_pause <= 1 && b.len() >= world.order_ahead_min_bodies;
+    let gathered_at = world.gathered_tick;
+    let late = std::cell::Cell::new(!watch);
     let write =
         |out: &Written, (mut transform, mut velocity, sleep, spin, precise): WriteBackItem| {
             let (p, v) = (out.position.as_vec2(), out.velocity.as_vec2());
+            if watch && (transform.last_changed()).is_newer_than(gathered_at, ticks.this_run()) {
+                late.set(true);
+            }
             if transform.translation.truncate() != p {
                 transform.translation.x = p.x;
                 transform.translation.y = p.y;
             }
             velocity.set_if_neq(Velocity(v));
             let omega = out.angular_velocity as f32;
-            let spun = spin.as_ref().is_some_and(|w| w.0 != 0.0);
             if let Some(mut spin) = spin {
                 spin.set_if_neq(AngularVelocity(omega));
             }
-            // Only a body that spins (or spun during the step) turns: the rotation of every
-            // other one is left as the game set it.
-            let turned = (spun || omega != 0.0).then(|| b.angle(out.index as usize));
+            // Only a body the step turned gets a rotation: every other one's is left as the
+            // game set it (and its angle in the core is the one read from it).
+            let turned = out.turned.then(|| b.angle(out.index as usize));
             if let Some(angle) = turned {
                 transform.rotation = Quat::from_rotation_z(angle as f32);
             }
@@ -198,6 +212,9 @@ pub(crate) fn resolve(
             }
         }
     }
+    // The next gather may keep the bodies nobody changed: this write saw each body where
+    // the gather left it, and hid no change of the game's (or was not watching).
+    world.kept_ready = same_order && !late.get();
     memory.fill_from(world.sim.contact_memory());
     world.memory_written = Some(memory.last_changed());
     let step = diagnostics.step;

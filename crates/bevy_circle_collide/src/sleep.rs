@@ -6,7 +6,7 @@ use crate::world::CircleCollideWorld;
 use bevy::prelude::*;
 
 /// Whether a body sleeps, and how long it has rested. Added with every
-/// [`CircleCollider`](crate::CircleCollider) and kept up to date by the plugin.
+/// [`CircleCollider`] and kept up to date by the plugin.
 ///
 /// An island of touching bodies that all stay slower than the sleep speed
 /// ([`CircleCollideConfig::sleep_speed`](crate::CircleCollideConfig::sleep_speed)) for

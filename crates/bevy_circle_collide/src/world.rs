@@ -30,7 +30,8 @@ pub struct CircleCollideWorld {
     /// For each body in query order (as gathered), its index in the core, or `u32::MAX`
     /// if it was skipped: the write-back walks the query in the same order.
     pub(crate) core_index: Vec<u32>,
-    /// The gather's scratch, in query order: each body's description, and its entity,
+    /// The gather's scratch, in query order: each body's description (the full gather's:
+    /// a [kept](crate::kept) gather describes only the bodies it reads), and its entity,
     /// opt-in and problems (kept apart so the descriptions can be ordered in place).
     pub(crate) gathered_descs: Vec<circle_collide_core::BodyDesc>,
     pub(crate) gathered: Vec<(Entity, bool, circle_collide_core::InputIssues)>,
@@ -75,6 +76,22 @@ pub struct CircleCollideWorld {
     pub(crate) written_tick: Option<bevy::ecs::change_detection::Tick>,
     /// A body lost one of the components the gather reads since the last full step.
     pub(crate) lost_component: bool,
+    /// The tick of the last gather (the integrate system's run that read the bodies).
+    pub(crate) gathered_tick: bevy::ecs::change_detection::Tick,
+    /// Whether the last write-back left every body as the core has it and hid no change
+    /// of the game's: the next gather may then keep the bodies nobody changed since
+    /// (see [`integrate`](crate::integrate)).
+    pub(crate) kept_ready: bool,
+    /// Whether the gather keeps the bodies nobody changed (tests turn it off to compare).
+    pub(crate) keep_unchanged: bool,
+    /// Whether this step's gather kept the bodies nobody changed.
+    pub(crate) kept: bool,
+    /// Steps left before the gather tries to keep unchanged bodies again (it read most
+    /// of them: see [`kept`](crate::kept)).
+    pub(crate) kept_pause: u32,
+    /// The kept gather's scratch: each body's source (query order), the descriptions of
+    /// the bodies it read, and the sources in canonical order.
+    pub(crate) kept_scratch: crate::kept::KeptScratch,
     /// A level collider was removed since the level was last built.
     pub(crate) level_removed: bool,
 }
@@ -114,6 +131,12 @@ impl Default for CircleCollideWorld {
             idle: false,
             written_tick: None,
             lost_component: false,
+            gathered_tick: Default::default(),
+            kept_ready: false,
+            keep_unchanged: true,
+            kept: false,
+            kept_pause: 0,
+            kept_scratch: Default::default(),
             level_removed: false,
         }
     }
