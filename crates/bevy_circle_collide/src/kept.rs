@@ -12,9 +12,9 @@
 //!
 //! It runs beside the canonical order's computation, so only in worlds large enough for
 //! that ([`ORDER_AHEAD_MIN_BODIES`](crate::world::ORDER_AHEAD_MIN_BODIES)), and pauses
-//! for [`KEPT_PAUSE`] steps (full gathers) once it finds that the game changed more than a
-//! quarter of the bodies (a crowd steered every frame: the full gather, on two threads,
-//! is cheaper then). It is used only when nothing else could have changed: the same bodies in the same
+//! for [`KEPT_PAUSE`] steps (full gathers, longer each time it finds the same) once it
+//! finds that the game changed more than a quarter of the bodies (a crowd steered every
+//! frame: the full gather, on two threads, is cheaper then). It is used only when nothing else could have changed: the same bodies in the same
 //! query order as at the last gather, none of them skipped, none moved or resized by the
 //! game, no component removed, the configuration, the core and the
 //! [`ContactMemory`](crate::ContactMemory) untouched since the write-back, and no
@@ -30,6 +30,7 @@ use bevy::ecs::system::SystemChangeTick;
 use bevy::prelude::*;
 use circle_collide_core::kept_bodies::KeptBodies;
 use circle_collide_core::{BodyDesc, InputIssues};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The kept gather's scratch, kept between steps for its allocations.
 #[derive(Default)]
@@ -45,8 +46,13 @@ pub(crate) struct KeptScratch {
 /// full gather, and pauses.
 const KEPT_MAX_READ: usize = 4;
 
-/// The steps a pause lasts (full gathers), before the kept gather is tried again.
+/// The steps the first pause lasts (full gathers), before the kept gather is tried
+/// again; each pause after one that did not end in a kept gather is twice as long (plus
+/// one), up to [`KEPT_PAUSE_MAX`].
 pub(crate) const KEPT_PAUSE: u32 = 15;
+
+/// The longest pause.
+const KEPT_PAUSE_MAX: u32 = 255;
 
 /// The order of the core's bodies in query indices, and each core body's new index.
 type OrderAndSlots = (Vec<u32>, Vec<u32>);
@@ -81,6 +87,8 @@ pub(crate) fn gather_kept(
     let (read, descs) = (&mut scratch.read, &mut scratch.descs);
     let most = gathered.len() / KEPT_MAX_READ;
     let mut many = false;
+    // Set when the walk gives way: the other thread then skips keeping the bodies.
+    let given_up = AtomicBool::new(false);
     let walk = || {
         let mut last = gathered.iter_mut().zip(last_index).enumerate();
         // Internal iteration (a `for` loop's `next` copies the fetch state of the fifteen
@@ -89,6 +97,7 @@ pub(crate) fn gather_kept(
             let Some((i, (g, &j))) = last.next().filter(|(_, (g, _))| same && ticks.0 == g.0)
             else {
                 same = false;
+                given_up.store(true, Ordering::Relaxed);
                 return;
             };
             if j != u32::MAX && !any_changed(&ticks, changed) {
@@ -104,7 +113,10 @@ pub(crate) fn gather_kept(
                     read.push(i as u32);
                     descs.push(desc);
                 }
-                _ => (same, many) = (false, true),
+                _ => {
+                    (same, many) = (false, true);
+                    given_up.store(true, Ordering::Relaxed);
+                }
             }
         });
     };
@@ -113,6 +125,9 @@ pub(crate) fn gather_kept(
     let kept = &mut scratch.kept;
     let keep = || -> Option<OrderAndSlots> {
         let (order, picks) = order_of_core(sim.bodies(), last_index, &mut inputs)?;
+        if given_up.load(Ordering::Relaxed) {
+            return None;
+        }
         sim.keep_bodies(&picks, rest_time, kept);
         let mut slots = vec![0; picks.len()];
         for (k, &j) in picks.iter().enumerate() {
@@ -143,12 +158,14 @@ pub(crate) fn gather_kept(
         if many {
             // The game changes many bodies every step (a steered crowd): the full
             // gather is cheaper for a while.
-            world.kept_pause = KEPT_PAUSE;
+            world.kept_pause = world.kept_pause_len;
+            world.kept_pause_len = (2 * world.kept_pause_len + 1).min(KEPT_PAUSE_MAX);
         }
         (world.gathered, world.kept_scratch) = (gathered, scratch);
         return false;
     };
     world.order_ahead = true;
+    world.kept_pause_len = KEPT_PAUSE;
     // What rested on a body the game moved wakes (queued in query order).
     for (center, radius) in vacated {
         world.sim.wake_around(center, radius);

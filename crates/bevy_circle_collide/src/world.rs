@@ -89,6 +89,8 @@ pub struct CircleCollideWorld {
     /// Steps left before the gather tries to keep unchanged bodies again (it read most
     /// of them: see [`kept`](crate::kept)).
     pub(crate) kept_pause: u32,
+    /// How long the next pause lasts.
+    pub(crate) kept_pause_len: u32,
     /// The kept gather's scratch: each body's source (query order), the descriptions of
     /// the bodies it read, and the sources in canonical order.
     pub(crate) kept_scratch: crate::kept::KeptScratch,
@@ -136,6 +138,7 @@ impl Default for CircleCollideWorld {
             keep_unchanged: true,
             kept: false,
             kept_pause: 0,
+            kept_pause_len: crate::kept::KEPT_PAUSE,
             kept_scratch: Default::default(),
             level_removed: false,
         }
