@@ -160,10 +160,45 @@ fn between(script: Res<Script>, mut q: Query<&mut Transform, With<CircleCollider
     }
 }
 
-/// An app with `n` bodies dropped into a box under `gravity`, `rough` or not (then no
-/// body turns), half of them with a restitution of 0.3; `keep` sets whether the gather
-/// keeps unchanged bodies.
-fn app(keep: bool, n: usize, gravity: Vec2, rough: bool, crowd: bool) -> App {
+/// A scene of the side-by-side runs.
+#[derive(Clone, Copy)]
+struct Scene {
+    /// Bodies, on a lattice 18 wide in a box 40 wide (and tall enough).
+    n: usize,
+    gravity: Vec2,
+    /// With friction and rolling resistance (else no body turns).
+    rough: bool,
+    /// Every body steered from step 200 to 260.
+    crowd: bool,
+    /// The fewest bodies for the order computed beside the gather, and so for the kept
+    /// gather (the plugin's default, or lowered for small scenes).
+    threshold: usize,
+}
+
+impl Scene {
+    /// `n` smooth bodies without gravity, no crowd, the threshold lowered to 64.
+    fn new(n: usize) -> Self {
+        let (gravity, rough, crowd, threshold) = (Vec2::ZERO, false, false, 64);
+        Self {
+            n,
+            gravity,
+            rough,
+            crowd,
+            threshold,
+        }
+    }
+}
+
+/// An app of `scene`, half of its bodies with a restitution of 0.3; `keep` sets whether
+/// the gather keeps unchanged bodies.
+fn app(keep: bool, scene: Scene) -> App {
+    let Scene {
+        n,
+        gravity,
+        rough,
+        crowd,
+        threshold,
+    } = scene;
     let mut app = App::new();
     app.add_plugins(MinimalPlugins.set(TaskPoolPlugin {
         task_pool_options: crate::task_pool_options(2),
@@ -189,8 +224,7 @@ fn app(keep: bool, n: usize, gravity: Vec2, rough: bool, crowd: bool) -> App {
     {
         let mut world = app.world_mut().resource_mut::<CircleCollideWorld>();
         world.keep_unchanged = keep;
-        // The order computed beside the gather in a world this small too.
-        world.order_ahead_min_bodies = 64;
+        world.order_ahead_min_bodies = threshold;
     }
     {
         let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
@@ -200,7 +234,7 @@ fn app(keep: bool, n: usize, gravity: Vec2, rough: bool, crowd: bool) -> App {
         config.default_rolling_resistance = friction / 40.0;
         config.arena = Some(ArenaConfig {
             min: Vec2::ZERO,
-            max: Vec2::splat(40.0),
+            max: Vec2::new(40.0, 40f32.max(2.1 * n.div_ceil(18) as f32 + 2.0)),
             restitution: 0.5,
             friction,
         });
@@ -233,14 +267,8 @@ fn app(keep: bool, n: usize, gravity: Vec2, rough: bool, crowd: bool) -> App {
 /// Steps an app keeping unchanged bodies beside one that does not, `steps` times; both
 /// must hold the same bodies after every gather and every step. Returns, for each step,
 /// whether the first kept its bodies, and the steps left in its pause.
-fn side_by_side(
-    n: usize,
-    gravity: Vec2,
-    rough: bool,
-    crowd: bool,
-    steps: usize,
-) -> Vec<(bool, u32)> {
-    let scene = |keep| app(keep, n, gravity, rough, crowd);
+fn side_by_side(scene: Scene, steps: usize) -> Vec<(bool, u32)> {
+    let scene = |keep| app(keep, scene);
     let (mut kept, mut full) = (scene(true), scene(false));
     (0..steps)
         .map(|k| {
@@ -269,20 +297,50 @@ fn count(steps: &[(bool, u32)]) -> usize {
 #[test]
 fn the_kept_gather_gives_the_full_gathers_bodies_through_every_kind_of_change() {
     // A rough pile under gravity, landing and going to sleep (rest times, sleepers).
-    let kept = count(&side_by_side(300, Vec2::new(0.0, -9.81), true, false, 900));
+    let (gravity, rough) = (Vec2::new(0.0, -9.81), true);
+    let pile = Scene {
+        gravity,
+        rough,
+        ..Scene::new(300)
+    };
+    let kept = count(&side_by_side(pile, 900));
     assert!(kept >= 850, "kept in {kept} of 900 steps");
     // A box of rough circles without gravity (spins, impacts in flight).
-    let kept = count(&side_by_side(300, Vec2::ZERO, true, false, 200));
+    let kept = count(&side_by_side(
+        Scene {
+            rough,
+            ..Scene::new(300)
+        },
+        200,
+    ));
     assert!(kept >= 150, "kept in {kept} of 200 steps");
     // A smooth gas: no body turns, so the rotation the game set between the gather and
     // the write-back is seen only because the write-back noticed it.
-    let kept = count(&side_by_side(300, Vec2::ZERO, false, false, 200));
+    let kept = count(&side_by_side(Scene::new(300), 200));
     assert!(kept >= 150, "kept in {kept} of 200 steps");
 }
 
 #[test]
+fn the_kept_gather_runs_from_the_default_threshold() {
+    let threshold = crate::world::ORDER_AHEAD_MIN_BODIES;
+    let scene = |n| Scene {
+        threshold,
+        ..Scene::new(n)
+    };
+    assert_eq!(count(&side_by_side(scene(threshold - 1), 30)), 0);
+    let kept = count(&side_by_side(scene(threshold + 100), 30));
+    assert!(kept >= 28, "kept in {kept} of 30 steps");
+}
+
+#[test]
 fn a_crowd_steered_every_step_pauses_the_kept_gather() {
-    let kept = side_by_side(300, Vec2::ZERO, false, true, 400);
+    let kept = side_by_side(
+        Scene {
+            crowd: true,
+            ..Scene::new(300)
+        },
+        400,
+    );
     // Steered from step 200 to 260: the kept gather finds too many bodies changed and
     // gives way to the full gather, pauses 15 steps, tries again and pauses 31, then 63.
     assert_eq!(count(&kept[200..260]), 0);
