@@ -14,13 +14,14 @@
 //! that ([`ORDER_AHEAD_MIN_BODIES`](crate::world::ORDER_AHEAD_MIN_BODIES)), and pauses
 //! for [`KEPT_PAUSE`] steps (full gathers, longer each time it finds the same) once it
 //! finds that the game changed more than a quarter of the bodies (a crowd steered every
-//! frame: the full gather, on two threads, is cheaper then). It is used only when nothing else could have changed: the same bodies in the same
-//! query order as at the last gather, none of them skipped, none moved or resized by the
-//! game, no component removed, the configuration, the core and the
-//! [`ContactMemory`](crate::ContactMemory) untouched since the write-back, and no
-//! `Transform` changed by another system between the gather and the write-back (whose
-//! write could hide it). Otherwise the full gather runs. Results are the same bits either
-//! way (`kept_tests.rs` steps both side by side through every kind of change).
+//! frame: the full gather, on two threads, is cheaper then). It is used only when
+//! nothing else could have changed: the same bodies in the same query order as at the
+//! last gather, none of them skipped, none moved or resized by the game, no component
+//! removed, the configuration, the core and the [`ContactMemory`](crate::ContactMemory)
+//! untouched since the write-back, and no `Transform` changed by another system between
+//! the gather and the write-back (whose write could hide it). Otherwise the full gather
+//! runs. Results are the same bits either way (`kept_tests.rs` steps both side by side
+//! through every kind of change).
 
 use crate::body_read::{BodyQuery, Rules, TickQuery, any_changed, describe, opted_in};
 use crate::integrate::{order_of_core, record_added};
@@ -70,7 +71,8 @@ pub(crate) fn gather_kept(
     let Some(written) = world.written_tick else {
         return false;
     };
-    if bodies.iter().len() != world.gathered.len() {
+    let n = world.gathered.len();
+    if bodies.iter().len() != n || changes.iter().len() != n {
         return false;
     }
     // Changed by someone else than the write-back since the last gather.

@@ -92,10 +92,12 @@ impl Simulation {
     /// Replaces the bodies with `kept` after writing over body `k` the description `d`
     /// for each `(k, d)` of `described` (added as
     /// [`add_body_from`](Self::add_body_from) adds it), and sets `outcomes[k]` to what
-    /// became of body `k`. Returns `false` and changes nothing if `kept` was not kept from
-    /// these bodies as they are (or named a body out of range), if some `k` is out of
-    /// range, or if some description is one `add_body_from` refuses (a non-finite
-    /// position, an invalid radius). The pair exclusions are cleared, as by
+    /// became of body `k`. `kept` must have been kept from these bodies as they are (a set
+    /// kept before they changed would put back their old state); `false` is returned, and
+    /// nothing changed, if it was not kept from as many bodies (or never, or is installed
+    /// already, or named a body out of range), if some `k` is out of range, or if some
+    /// description is one `add_body_from` refuses (a non-finite position, an invalid
+    /// radius). The pair exclusions are cleared, as by
     /// [`clear_bodies`](Self::clear_bodies). `kept` is left with the old bodies'
     /// allocations.
     pub fn install_kept(
