@@ -401,53 +401,68 @@ impl Bodies {
         self.spin[k] = r.spin;
     }
 
-    /// Replaces these bodies with `old`'s bodies `picks[0]`, `picks[1]`, … as they are
-    /// (each index below `old.len()`).
-    pub(crate) fn pick_from(&mut self, old: &Bodies, picks: &[u32]) {
+    /// Replaces these bodies with `old`'s bodies `picks[0]`, `picks[1]`, … (each index
+    /// below `old.len()`), each made what a description of its state would add: its rest
+    /// time through `rest_time`, the step's marks and pending turn cleared, a sleeping
+    /// body's inverse mass and inertia, velocity and spin 0, and [`BodyDesc::repair`]'s
+    /// repairs of what a step changes (a speed above `max_speed` clamped), pushed onto
+    /// `issues` with the body's new index plus `offset`. Returns how many bodies are
+    /// inelastic, have a rest time, spin. One pass per array.
+    pub(crate) fn keep_from(
+        &mut self,
+        old: &Bodies,
+        picks: &[u32],
+        rest_time: &impl Fn(f64) -> f64,
+        max_speed: f64,
+        (issues, offset): (&mut Vec<(u32, InputIssues)>, u32),
+    ) -> [usize; 3] {
         fn pick<T: Copy>(to: &mut Vec<T>, from: &[T], picks: &[u32]) {
             to.clear();
             to.extend(picks.iter().map(|&j| from[j as usize]));
         }
-        pick(&mut self.hot, &old.hot, picks);
-        pick(&mut self.restitution, &old.restitution, picks);
         pick(&mut self.layers, &old.layers, picks);
         pick(&mut self.keys, &old.keys, picks);
         pick(&mut self.awake_inv_mass, &old.awake_inv_mass, picks);
-        pick(&mut self.rest_time, &old.rest_time, picks);
-        pick(&mut self.spin, &old.spin, picks);
-    }
-
-    /// Makes body `k`, as the last step left it, what a description of its state (its
-    /// rest time through `rest_time`) would add: the step's marks and pending turn
-    /// cleared, a sleeping body's inverse mass and inertia, velocity and spin 0, and
-    /// [`BodyDesc::repair`]'s repairs of what a step changes (a speed above `max_speed`
-    /// clamped). Returns the repairs; leaves the counts to the caller.
-    pub(crate) fn keep_as_described(
-        &mut self,
-        k: usize,
-        rest_time: &impl Fn(f64) -> f64,
-        max_speed: f64,
-    ) -> InputIssues {
-        let (hot, spin) = (&mut self.hot[k], &mut self.spin[k]);
-        let motion = (&mut hot.vel, &mut spin.omega, &mut spin.angle);
-        let issues = crate::body::repair_motion(motion, hot.radius, max_speed);
-        hot.flags &= DESCRIBED;
-        hot.time = 0.0;
-        hot.version = 0;
-        if hot.flags & SLEEPING != 0 {
-            (hot.vel, hot.inv_mass) = (DVec2::ZERO, 0.0);
-            (spin.omega, spin.inv_inertia) = (0.0, 0.0);
-        } else {
-            (hot.inv_mass, spin.inv_inertia) = (self.awake_inv_mass[k], spin.awake_inv_inertia);
+        pick(&mut self.restitution, &old.restitution, picks);
+        let inelastic = self.restitution.iter().filter(|&&e| e < 1.0).count();
+        self.rest_time.clear();
+        self.rest_time.extend(picks.iter().map(|&j| {
+            let rest = rest_time(old.rest_time[j as usize]);
+            if rest.is_finite() && rest >= 0.0 {
+                rest
+            } else {
+                0.0
+            }
+        }));
+        let resting = self.rest_time.iter().filter(|&&t| t != 0.0).count();
+        let mut spinning = 0;
+        self.hot.clear();
+        self.spin.clear();
+        self.hot.reserve(picks.len());
+        self.spin.reserve(picks.len());
+        for (k, &j) in picks.iter().enumerate() {
+            let (mut hot, mut spin) = (old.hot[j as usize], old.spin[j as usize]);
+            let motion = (&mut hot.vel, &mut spin.omega, &mut spin.angle);
+            let repaired = crate::body::repair_motion(motion, hot.radius, max_speed);
+            if repaired != InputIssues::NONE {
+                issues.push((offset + k as u32, repaired));
+            }
+            hot.flags &= DESCRIBED;
+            hot.time = 0.0;
+            hot.version = 0;
+            if hot.flags & SLEEPING != 0 {
+                (hot.vel, hot.inv_mass) = (DVec2::ZERO, 0.0);
+                (spin.omega, spin.inv_inertia) = (0.0, 0.0);
+            } else {
+                (hot.inv_mass, spin.inv_inertia) =
+                    (old.awake_inv_mass[j as usize], spin.awake_inv_inertia);
+            }
+            spin.shift = 0.0;
+            spinning += usize::from(spin.omega != 0.0);
+            self.hot.push(hot);
+            self.spin.push(spin);
         }
-        spin.shift = 0.0;
-        let rest = rest_time(self.rest_time[k]);
-        self.rest_time[k] = if rest.is_finite() && rest >= 0.0 {
-            rest
-        } else {
-            0.0
-        };
-        issues
+        [inelastic, resting, spinning]
     }
 
     /// Whether body `k` is inelastic, has a rest time, spins (what

@@ -265,7 +265,7 @@ impl BodyDesc {
 /// [`BodyDesc::repair`]'s repairs of what a step changes — the velocity, angular velocity
 /// and angle of a body of radius `radius` — which it returns: a non-finite value set to
 /// 0, a speed (or rim speed) above `max_speed` clamped to it. Shared with the bodies a
-/// rebuild keeps (`Bodies::keep_as_described`), which must come out as their
+/// rebuild keeps (`Bodies::keep_from`), which must come out as their
 /// descriptions would.
 pub(crate) fn repair_motion(
     (velocity, angular_velocity, angle): (&mut DVec2, &mut f64, &mut f64),

@@ -78,14 +78,7 @@ impl Simulation {
         }
         let new = &mut kept.bodies;
         (new.sweep_end, new.margin, new.gravity) = (b.sweep_end, b.margin, b.gravity);
-        new.pick_from(b, picks);
-        for k in 0..new.len() {
-            let issues = new.keep_as_described(k, &rest_time, max_speed);
-            if issues != InputIssues::NONE {
-                kept.issues.push((k as u32, issues));
-            }
-            add_counts(&mut kept.counts, new.counts_of(k), 1);
-        }
+        kept.counts = new.keep_from(b, picks, &rest_time, max_speed, (&mut kept.issues, 0));
         kept.from = Some(old_len);
     }
 
