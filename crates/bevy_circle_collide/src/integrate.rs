@@ -25,10 +25,11 @@ crate::schedule::phase_plugin!(
 /// remembered contacts come from the [`ContactMemory`] resource. A sleeping body the
 /// game moved or gave a velocity wakes (moved, with the sleeping bodies touching its old
 /// place); so does every body when the [`CircleCollideConfig`] changed. A body whose
-/// [`Velocity`](crate::Velocity) the game changed since the last step is steered in this one
-/// ([`BodyDesc::steered`](circle_collide_core::BodyDesc::steered)).
+/// [`Velocity`](crate::Velocity) the game changed since the last step is steered in this
+/// one ([`BodyDesc::steered`](circle_collide_core::BodyDesc::steered)).
 ///
-/// Invalid input is repaired or skipped as [`BodyDesc::sanitize`](circle_collide_core::BodyDesc::sanitize) documents, with one
+/// Invalid input is repaired or skipped as
+/// [`BodyDesc::sanitize`](circle_collide_core::BodyDesc::sanitize) documents, with one
 /// warning per entity and kind of problem.
 ///
 /// A world that stood still, with nothing changed since the last step, skips the whole
