@@ -9,22 +9,13 @@
 //! is the old one shifted a little) into [`KeptBodies`], which needs only a shared
 //! borrow of the simulation (another thread can prepare it while the caller reads its
 //! descriptions); [`Simulation::install_kept`] then writes the descriptions over their
-//! bodies and puts the whole in place. [`Simulation::rebuild_bodies`] does both.
+//! bodies and puts the whole in place.
 
-use crate::add_bodies::{AddOutcome, push_checked};
+use crate::add_bodies::AddOutcome;
 use crate::bodies::Bodies;
 use crate::body::{BodyDesc, InputIssues};
 use crate::queue::MAX_BODIES;
-use crate::simulation::{AddBodyError, Simulation};
-
-/// Where one body of a [rebuilt](Simulation::rebuild_bodies) set comes from.
-#[derive(Clone, Copy, Debug)]
-pub enum BodySource<'a> {
-    /// Body `index` of the current bodies, as the last step left it.
-    Kept(u32),
-    /// A description, added as [`Simulation::add_body_from`] adds it.
-    Desc(&'a BodyDesc),
-}
+use crate::simulation::Simulation;
 
 /// A simulation's bodies in a new order, each kept as a description of its state would
 /// add it ([`Simulation::keep_bodies`]), ready to be [installed](Simulation::install_kept).
@@ -93,6 +84,28 @@ impl Simulation {
     /// radius). The pair exclusions are cleared, as by
     /// [`clear_bodies`](Self::clear_bodies). `kept` is left with the old bodies'
     /// allocations.
+    ///
+    /// ```
+    /// use circle_collide_core::{BodyDesc, Simulation, StepConfig, kept_bodies::KeptBodies};
+    /// use glam::DVec2;
+    /// let mut sim = Simulation::new(StepConfig::default());
+    /// for k in 0..2 {
+    ///     sim.add_body(BodyDesc::new(DVec2::new(k as f64, 0.0), 0.4, 1.0).with_key(k));
+    /// }
+    /// // The two bodies swapped, the new body 1 (the old body 0) described afresh.
+    /// let mut kept = KeptBodies::default();
+    /// sim.keep_bodies(&[1, 0], |t| t, &mut kept);
+    /// let moved = BodyDesc::new(DVec2::new(5.0, 0.0), 0.4, 1.0).with_key(0);
+    /// let mut outcomes = Vec::new();
+    /// assert!(sim.install_kept(&mut kept, &[(1, &moved)], &mut outcomes));
+    /// assert_eq!(sim.bodies().key(0), 1);
+    /// assert_eq!(sim.bodies().position(1), DVec2::new(5.0, 0.0));
+    /// // A description that cannot be added: nothing changes.
+    /// sim.keep_bodies(&[0, 1], |t| t, &mut kept);
+    /// let lost = BodyDesc::new(DVec2::NAN, 0.4, 1.0);
+    /// assert!(!sim.install_kept(&mut kept, &[(0, &lost)], &mut outcomes));
+    /// assert_eq!(sim.bodies().position(1), DVec2::new(5.0, 0.0));
+    /// ```
     pub fn install_kept(
         &mut self,
         kept: &mut KeptBodies,
@@ -122,83 +135,8 @@ impl Simulation {
         (new.inelastic, new.some_rest, new.spinning) = (inelastic, resting > 0, spinning > 0);
         std::mem::swap(&mut self.bodies, new);
         kept.from = None;
-        self.excluded.clear();
-        self.near_wall_listed = None;
-        self.key_order_valid = false;
+        self.forget_pairs_and_order();
         true
-    }
-
-    /// Replaces the bodies with `sources`, in that order, and sets `outcomes[k]` to what
-    /// became of `sources[k]` (each is body `k`), as
-    /// [`add_bodies_from`](Self::add_bodies_from) would: a
-    /// [`Kept`](BodySource::Kept) body as [`keep_bodies`](Self::keep_bodies) keeps it, a
-    /// description as [`install_kept`](Self::install_kept) writes it. Returns `false` and
-    /// changes nothing if some source cannot be added (a description `add_body_from`
-    /// refuses, a kept index out of range, more than [`MAX_BODIES`] sources), so that the
-    /// caller adds its bodies afresh.
-    ///
-    /// ```
-    /// use circle_collide_core::{BodyDesc, Simulation, StepConfig, kept_bodies::BodySource};
-    /// use glam::DVec2;
-    /// let mut sim = Simulation::new(StepConfig::default());
-    /// for k in 0..2 {
-    ///     sim.add_body(BodyDesc::new(DVec2::new(k as f64, 0.0), 0.4, 1.0).with_key(k));
-    /// }
-    /// let moved = BodyDesc::new(DVec2::new(5.0, 0.0), 0.4, 1.0).with_key(0);
-    /// let mut outcomes = Vec::new();
-    /// let sources = [BodySource::Kept(1), BodySource::Desc(&moved)];
-    /// assert!(sim.rebuild_bodies(&sources, |t| t, &mut outcomes));
-    /// assert_eq!(sim.bodies().key(0), 1);
-    /// assert_eq!(sim.bodies().position(1), DVec2::new(5.0, 0.0));
-    /// // A description that cannot be added: nothing changes.
-    /// let lost = BodyDesc::new(DVec2::NAN, 0.4, 1.0);
-    /// assert!(!sim.rebuild_bodies(&[BodySource::Desc(&lost)], |t| t, &mut outcomes));
-    /// assert_eq!(sim.bodies().len(), 2);
-    /// ```
-    pub fn rebuild_bodies(
-        &mut self,
-        sources: &[BodySource<'_>],
-        rest_time: impl Fn(f64) -> f64,
-        outcomes: &mut Vec<AddOutcome>,
-    ) -> bool {
-        if self.bodies.is_empty() {
-            // Nothing to keep: only descriptions can be added.
-            let max_speed = self.config.max_speed;
-            let addable = |s: &BodySource| match *s {
-                BodySource::Desc(d) => d.is_sound(max_speed) || d.sanitize(max_speed).is_ok(),
-                BodySource::Kept(_) => false,
-            };
-            if sources.len() > MAX_BODIES || !sources.iter().all(addable) {
-                return false;
-            }
-            outcomes.clear();
-            outcomes.extend(sources.iter().map(|s| match *s {
-                BodySource::Desc(d) => push_checked(&mut self.bodies, d, 0, max_speed),
-                BodySource::Kept(_) => Err(AddBodyError::Invalid(InputIssues::NONE)),
-            }));
-            self.excluded.clear();
-            self.near_wall_listed = None;
-            self.key_order_valid = false;
-            return true;
-        }
-        // A described body's slot is filled with body 0, then written over.
-        let picks: Vec<u32> = (sources.iter())
-            .map(|s| match *s {
-                BodySource::Kept(j) => j,
-                BodySource::Desc(_) => 0,
-            })
-            .collect();
-        let described: Vec<(u32, &BodyDesc)> = (sources.iter().enumerate())
-            .filter_map(|(k, s)| match *s {
-                BodySource::Desc(d) => Some((k as u32, d)),
-                BodySource::Kept(_) => None,
-            })
-            .collect();
-        let mut kept = std::mem::take(&mut self.kept_scratch);
-        self.keep_bodies(&picks, rest_time, &mut kept);
-        let done = self.install_kept(&mut kept, &described, outcomes);
-        self.kept_scratch = kept;
-        done
     }
 }
 

@@ -199,8 +199,6 @@ pub struct Simulation {
     /// The second half of a batch of bodies added on two threads
     /// ([`add_bodies_from`](Self::add_bodies_from)), before it is appended.
     pub(crate) add_scratch: Bodies,
-    /// [`rebuild_bodies`](Self::rebuild_bodies)' scratch.
-    pub(crate) kept_scratch: crate::kept_bodies::KeptBodies,
 }
 
 impl Simulation {
@@ -271,6 +269,12 @@ impl Simulation {
     /// Removes every body and every pair exclusion (keeps the allocations).
     pub fn clear_bodies(&mut self) {
         self.bodies.clear();
+        self.forget_pairs_and_order();
+    }
+
+    /// Drops what was derived from the bodies as they were (the pair exclusions, the
+    /// bodies listed near a wall, the key order): the bodies were replaced.
+    pub(crate) fn forget_pairs_and_order(&mut self) {
         self.excluded.clear();
         self.near_wall_listed = None;
         self.key_order_valid = false;

@@ -3,7 +3,7 @@
 
 mod common;
 
-use circle_collide_core::kept_bodies::{BodySource, KeptBodies};
+use circle_collide_core::kept_bodies::KeptBodies;
 use circle_collide_core::{Arena, BodyDesc, InputIssues, Layers, Simulation, StepConfig};
 use common::{Rng, sim_with};
 use glam::DVec2;
@@ -120,17 +120,10 @@ fn a_kept_body_is_the_body_its_description_adds_and_steps_the_same() {
             steered: true,
             ..descs[10]
         };
-        let sources: Vec<BodySource> = (order.iter().enumerate())
-            .map(|(k, &j)| {
-                if k == 10 {
-                    BodySource::Desc(&steered)
-                } else {
-                    BodySource::Kept(j)
-                }
-            })
-            .collect();
         let mut outcomes = Vec::new();
-        assert!(kept.rebuild_bodies(&sources, |t| f64::from(t as f32), &mut outcomes));
+        let mut set = KeptBodies::default();
+        kept.keep_bodies(&order, |t| f64::from(t as f32), &mut set);
+        assert!(kept.install_kept(&mut set, &[(10, &steered)], &mut outcomes));
         added.clear_bodies();
         for (k, d) in descs.iter().enumerate() {
             let d = if k == 10 { &steered } else { d };
