@@ -61,9 +61,7 @@ pub(crate) fn integrate(
     // Nothing but the bodies' components may have changed since the last write-back:
     // not the configuration, the core (the game's `simulation_mut`, the level), the
     // remembered contacts, nor the set of components of any body.
-    let keep = world.keep_unchanged
-        && world.kept_pause == 0
-        && world.sim.bodies().len() >= world.order_ahead_min_bodies
+    let keep = world.may_keep()
         && world.kept_ready
         && !config.is_changed()
         && world.written_tick == Some(world.last_changed())

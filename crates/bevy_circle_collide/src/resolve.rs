@@ -137,8 +137,7 @@ pub(crate) fn resolve(
     // may hide (it changes the translation, not the rotation a game may have set): the
     // next gather reads every body (see `gather_kept`). Watched only when the next gather
     // may keep bodies.
-    let watch =
-        world.keep_unchanged && world.kept_pause <= 1 && b.len() >= world.order_ahead_min_bodies;
+    let watch = world.may_keep();
     let gathered_at = world.gathered_tick;
     let late = std::cell::Cell::new(!watch);
     let write =

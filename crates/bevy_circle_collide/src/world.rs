@@ -203,6 +203,16 @@ impl CircleCollideWorld {
             .map(|(e, bits)| (*e, circle_collide_core::InputIssues(*bits)))
     }
 
+    /// Whether the next gather may keep the bodies nobody changed, as far as the world's
+    /// size and the kept gather's pause say (see [`kept`](crate::kept)); the rest of its
+    /// conditions are the step's. The gather asks before it counts its pause down, the
+    /// write-back (watching for it) after.
+    pub(crate) fn may_keep(&self) -> bool {
+        self.keep_unchanged
+            && self.kept_pause == 0
+            && self.sim.bodies().len() >= self.order_ahead_min_bodies
+    }
+
     /// Logs `issues` for `entity` unless this exact report was already made.
     pub(crate) fn warn_once(&mut self, entity: Entity, issues: circle_collide_core::InputIssues) {
         if issues != circle_collide_core::InputIssues::NONE
