@@ -14,6 +14,9 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {
     parent: Vec<u32>,
+    /// Number of bodies in each root's group (read at roots only): the smaller group
+    /// joins the larger, so no chain grows longer than `log₂ n`.
+    size: Vec<u32>,
 }
 
 impl Groups {
@@ -21,6 +24,8 @@ impl Groups {
     pub fn reset(&mut self, n: usize) {
         self.parent.clear();
         self.parent.resize(n, NONE);
+        self.size.clear();
+        self.size.resize(n, 1);
     }
 
     /// Puts body `i` in a group of its own (if it is in none yet).
@@ -51,11 +56,15 @@ impl Groups {
 
     /// Joins the groups of `i` and `j`; the union is held if either was.
     pub fn join(&mut self, i: u32, j: u32) {
-        let (ri, rj) = (self.root(i), self.root(j));
+        let (mut ri, mut rj) = (self.root(i), self.root(j));
         if ri != rj {
+            if self.size[ri as usize] > self.size[rj as usize] {
+                std::mem::swap(&mut ri, &mut rj);
+            }
             let held = (self.parent[ri as usize] | self.parent[rj as usize]) & HELD;
             self.parent[ri as usize] = rj | held;
             self.parent[rj as usize] |= held;
+            self.size[rj as usize] += self.size[ri as usize];
         }
     }
 
@@ -74,6 +83,7 @@ impl Groups {
     /// Bytes of heap memory held.
     pub fn heap_bytes(&self) -> usize {
         crate::simulation::capacity_bytes(&self.parent)
+            + crate::simulation::capacity_bytes(&self.size)
     }
 }
 
@@ -95,5 +105,33 @@ mod tests {
         assert!((0..4).all(|i| g.held(i)), "the chain 0–1–2–3 holds at 3");
         assert!(!g.held(4), "4 touches nothing");
         assert!(!g.contains(5));
+    }
+
+    /// Steps from `i` up to its root, without shortening the path.
+    fn depth(g: &Groups, mut i: u32) -> u32 {
+        let mut steps = 0;
+        while g.parent[i as usize] & !HELD != i {
+            i = g.parent[i as usize] & !HELD;
+            steps += 1;
+        }
+        steps
+    }
+
+    #[test]
+    fn a_chain_joined_end_to_end_stays_shallow() {
+        // Joined along the chain, each group's root joining the next body's: without
+        // the smaller group going under the larger, body 0 ends 1023 steps deep.
+        let n = 1024;
+        let mut g = Groups::default();
+        g.reset(n as usize);
+        for i in 0..n {
+            g.add(i);
+        }
+        for i in 0..n - 1 {
+            g.join(i, i + 1);
+        }
+        let deepest = (0..n).map(|i| depth(&g, i)).max().unwrap();
+        assert!(deepest <= 10, "deepest {deepest} steps, log₂ n = 10");
+        assert!((0..n).all(|i| g.root(i) == g.root(0)));
     }
 }
