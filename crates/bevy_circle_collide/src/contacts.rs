@@ -66,6 +66,12 @@ pub struct ContactMemory {
     /// ([`CONJUGATE_CONTACTS`](circle_collide_core::contacts::CONJUGATE_CONTACTS)).
     #[cfg_attr(feature = "serialize", serde(default))]
     pub corrected: bool,
+    /// Whether the last step's push-out stopped at its work limit with overlaps left:
+    /// under gravity the next one then works within the limit without gravity
+    /// ([`GRAVITY_WORK_FACTOR`](circle_collide_core::resolve::GRAVITY_WORK_FACTOR)), so an
+    /// arena filled past what fits does not pay the larger limit every step.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub push_out_limited: bool,
 }
 
 impl ContactMemory {
@@ -90,11 +96,13 @@ impl ContactMemory {
                 .collect(),
         )
         .with_corrected(self.corrected)
+        .with_push_out_limited(self.push_out_limited)
     }
 
     /// Refills from the core's memory (whose keys are entity bits).
     pub(crate) fn fill_from(&mut self, memory: &CoreMemory) {
         self.corrected = memory.corrected();
+        self.push_out_limited = memory.push_out_limited();
         self.contacts.clear();
         self.contacts
             .extend(memory.contacts().iter().filter_map(|c| {
@@ -120,15 +128,15 @@ impl ContactMemory {
 mod tests {
     use super::*;
 
-    /// The memory's contacts and its correction mark survive the trip to the core's form
-    /// and back (what a restored memory hands the core).
+    /// The memory's contacts, its correction mark and its push-out mark survive the trip
+    /// to the core's form and back (what a restored memory hands the core).
     #[test]
-    fn the_memory_and_its_correction_mark_round_trip_through_the_core() {
+    fn the_memory_and_its_marks_round_trip_through_the_core() {
         let (a, b) = (
             Entity::from_bits(1 << 32 | 3),
             Entity::from_bits(1 << 32 | 9),
         );
-        for corrected in [false, true] {
+        for (corrected, push_out_limited) in [(false, false), (true, false), (false, true)] {
             let memory = ContactMemory {
                 contacts: vec![
                     RememberedContact {
@@ -147,12 +155,15 @@ mod tests {
                     },
                 ],
                 corrected,
+                push_out_limited,
             };
             let core = memory.to_core();
             assert_eq!(core.corrected(), corrected);
+            assert_eq!(core.push_out_limited(), push_out_limited);
             let mut back = ContactMemory::default();
             back.fill_from(&core);
             assert_eq!(back.corrected, corrected);
+            assert_eq!(back.push_out_limited, push_out_limited);
             // The same contacts, in the core's order.
             assert_eq!(back.contacts.len(), 2);
             for c in &memory.contacts {

@@ -62,7 +62,7 @@ impl DegradedSteps {
         Some(format!(
             "circle_collide: of the {span} steps up to step {step}, {}. CollisionDiagnostics counts \
              them; a larger max_impacts_per_body, separation_iterations or resting_speed \
-             helps.",
+             helps, unless more circles were put in the arena than fit in it.",
             parts.join("; ")
         ))
     }

@@ -78,6 +78,11 @@ pub struct ContactMemory {
     /// next one then does not ([`CONJUGATE_CONTACTS`](crate::contacts::CONJUGATE_CONTACTS)).
     #[cfg_attr(feature = "serialize", serde(default))]
     pub(crate) corrected: bool,
+    /// Whether the step that left this memory stopped its push-out at the work limit,
+    /// overlaps left: the next one's push-out then gets the limit without gravity
+    /// ([`GRAVITY_WORK_FACTOR`](crate::resolve::GRAVITY_WORK_FACTOR)).
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub(crate) push_out_limited: bool,
 }
 
 impl ContactMemory {
@@ -97,6 +102,7 @@ impl ContactMemory {
         Self {
             contacts,
             corrected: false,
+            push_out_limited: false,
         }
     }
 
@@ -114,6 +120,22 @@ impl ContactMemory {
         self.corrected
     }
 
+    /// This memory, marked as left by a step whose push-out did (`true`) or did not stop
+    /// at its work limit with overlaps left: under gravity the next step's push-out then
+    /// works within the limit without gravity
+    /// ([`GRAVITY_WORK_FACTOR`](crate::resolve::GRAVITY_WORK_FACTOR)). Part of the state a
+    /// rollback restores.
+    pub fn with_push_out_limited(mut self, limited: bool) -> Self {
+        self.push_out_limited = limited;
+        self
+    }
+
+    /// Whether the step that left this memory stopped its push-out at the work limit
+    /// ([`with_push_out_limited`](Self::with_push_out_limited)).
+    pub fn push_out_limited(&self) -> bool {
+        self.push_out_limited
+    }
+
     /// [`new`](Self::new) for a list known to hold each contact once, already in
     /// (first key, partner) order with each pair's lower key first (the solver's, from
     /// `remember_contacts`): the same memory, without the sort.
@@ -123,6 +145,7 @@ impl ContactMemory {
         Self {
             contacts,
             corrected: false,
+            push_out_limited: false,
         }
     }
 

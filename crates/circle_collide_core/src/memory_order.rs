@@ -89,7 +89,10 @@ impl Simulation {
                 kept[from..to].sort_unstable_by_key(KeptContact::key);
             }
         }
-        self.memory = ContactMemory::from_sorted(kept).with_corrected(self.stats.corrected);
+        // The push-out's mark is the last step's until this step's push-out runs.
+        self.memory = ContactMemory::from_sorted(kept)
+            .with_corrected(self.stats.corrected)
+            .with_push_out_limited(self.memory.push_out_limited);
     }
 }
 

@@ -53,6 +53,16 @@ pub const PUSH_OUT_PASS_LIMIT: u32 = 16;
 /// crowds with a 4× / 16× limit everywhere (crowds of 4000, 7000, 10,000 and 12,000 over
 /// 600 steps): overlaps left in 1 / 11 / 48 / 31 steps → 0 at 16×, similar medians, but
 /// worst steps of 37 / 46 / 106 / 136 ms → 97 / 189 / 798 / 728 ms.
+///
+/// Not in the step right after one whose push-out stopped at its limit
+/// ([`ContactMemory::push_out_limited`](crate::ContactMemory::push_out_limited)): a jam
+/// that did not clear with the larger limit will not clear with it next step either —
+/// an arena filled past what fits, under gravity, has no place to push its overlaps to,
+/// and paid the larger limit every step (2000 circles of radius 0.5 packed at 0.9 / 1.0
+/// / 3.0 of the arena's area: 162 / 221 / 549 ms a step against 3.3 at 0.8; with the
+/// limit without gravity after the first step 14 / 27 / 103 ms, like a steered crowd
+/// filled past what fits without gravity, 19–32 ms; 2026-11-30). The piles and hordes
+/// measured never stop at the larger limit, so they do not change.
 pub const GRAVITY_WORK_FACTOR: u32 = 8;
 
 /// Under gravity the push-out takes a pair that overlaps deeper than the slop back to
@@ -221,7 +231,10 @@ impl Simulation {
         }
         // The work limit, in pair visits: the passes allowed times the step's listing (a
         // relist counts as a visit of every pair); never stopped before those passes.
-        let factor = if self.config.gravity == DVec2::ZERO || self.steered_jam {
+        // Gravity's larger limit not right after a step that stopped at its limit: that
+        // jam did not clear with it (an arena filled past what fits, say).
+        let limited_before = std::mem::take(&mut self.memory.push_out_limited);
+        let factor = if self.config.gravity == DVec2::ZERO || self.steered_jam || limited_before {
             1
         } else {
             GRAVITY_WORK_FACTOR
@@ -234,6 +247,7 @@ impl Simulation {
         while self.list_pushed_neighbours() {
             visited += self.active.len() + std::mem::take(&mut self.jam.relisted);
             if pass >= cap || (pass >= limit && visited > budget) {
+                self.memory.push_out_limited = true;
                 // The walls have the last word: a pair left overlapping is better than a
                 // body left outside the arena.
                 self.push_active_out_of_walls();

@@ -26,7 +26,8 @@ impl Simulation {
     /// repeat until nothing moves, within the work of [`PUSH_OUT_PASS_LIMIT`] ×
     /// [`separation_iterations`](crate::StepConfig::separation_iterations) passes over
     /// every listed pair and at most [`PUSH_OUT_PASS_CAP`] × as many passes (both
-    /// [`GRAVITY_WORK_FACTOR`] times more under gravity); a body pushed
+    /// [`GRAVITY_WORK_FACTOR`] times more under gravity, unless the last step's push-out
+    /// stopped at its limit); a body pushed
     /// off its path is checked against its new neighbours (see the `push_out` module).
     pub fn resolve(&mut self) {
         // One pass over the bodies: to the end of the step, out of the walls (the first
