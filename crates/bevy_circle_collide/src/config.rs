@@ -142,9 +142,10 @@ pub struct CircleCollideConfig {
     /// later in the step use restitution 0 and send no
     /// [`CollisionEvent`](crate::CollisionEvent) unless `report_resting_impacts`. Faster
     /// pairs are exact binary impacts, even when they start the step touching. `None`
-    /// (default) means `2 |gravity| dt` under gravity, and without gravity four radii of
-    /// the smallest dynamic circle per second (2 units/s for radius 0.5), so top-down
-    /// games at restitution < 1 work out of the box; the default never applies to
+    /// (default) means `2 |gravity| dt` under gravity, and without gravity four radii per
+    /// second of the pair's smaller circle (2 units/s for radius 0.5; never less than of
+    /// the smallest dynamic circle), so top-down games at restitution < 1 work out of the
+    /// box, small circles among large ones included; the default never applies to
     /// elastic pairs without gravity (an elastic gas stays exact) unless the game steers
     /// one of the two bodies (changes its [`Velocity`](crate::Velocity)): a crowd steered
     /// every frame jams at the default restitution too, and under gravity a horde walked

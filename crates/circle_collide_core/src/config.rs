@@ -61,10 +61,12 @@ pub struct StepConfig {
     /// Faster pairs are exact binary impacts in time order, even when they start the
     /// step touching. `None` (the default) means, under gravity, `2 |gravity| dt` (the
     /// speed gravity adds in two steps; 0.33 units/s at 60 Hz), and without gravity four
-    /// radii of the smallest dynamic circle per second (2 units/s for the standard radius
-    /// 0.5; Box2D's restitution threshold is 1 m/s, about two radii per second of its
-    /// typical body), so top-down worlds at restitution < 1 — crowds, swarms, pushed
-    /// bodies — get slow contacts out of the box. The default never applies
+    /// radii per second of the pair's smaller circle, never less than of the world's
+    /// smallest dynamic circle (2 units/s for the standard radius 0.5; Box2D's restitution
+    /// threshold is 1 m/s, about two radii per second of its typical body), so top-down
+    /// worlds at restitution < 1 — crowds, swarms, pushed bodies — get slow contacts out
+    /// of the box, and a few small circles among them do not make every pair's contacts
+    /// impacts. The default never applies
     /// to elastic pairs without gravity ([`pair_resting_speed`](Self::pair_resting_speed)):
     /// an elastic gas stays exact — unless the game steers one of the two bodies
     /// ([`BodyDesc::steered`](crate::BodyDesc::steered)): such a pair takes the larger of
@@ -129,6 +131,11 @@ impl Default for StepConfig {
     }
 }
 
+/// The default resting speed without gravity, in radii per second: four times the radius
+/// of the smaller circle of a pair (of the world's smallest dynamic circle for
+/// [`StepConfig::resting_speed_for`]), and a steered pair's least one under gravity.
+pub const RESTING_RADII_PER_SECOND: f64 = 4.0;
+
 impl StepConfig {
     /// The resting-speed threshold in force for a step of length `dt` in a world whose
     /// smallest dynamic circle has radius `min_radius` (see
@@ -138,7 +145,7 @@ impl StepConfig {
             if self.gravity != DVec2::ZERO {
                 2.0 * self.gravity.length() * dt
             } else if min_radius.is_finite() {
-                4.0 * min_radius
+                RESTING_RADII_PER_SECOND * min_radius
             } else {
                 0.0
             }
@@ -169,7 +176,7 @@ impl StepConfig {
     pub fn steered_resting_speed_for(&self, dt: f64, min_radius: f64) -> f64 {
         let step = self.resting_speed_for(dt, min_radius);
         if self.resting_speed.is_none() && self.gravity != DVec2::ZERO && min_radius.is_finite() {
-            step.max(4.0 * min_radius)
+            step.max(RESTING_RADII_PER_SECOND * min_radius)
         } else {
             step
         }

@@ -765,11 +765,13 @@ impl Simulation {
         // it pressed or hit last step (`steered`): then it is a pair like any other (the
         // game's velocity would undo the bounce every step).
         let elastic_bounces = self.config.resting_speed.is_none();
-        let classify = |closing: f64, warm: Option<KeptContact>, e: f64, steered: bool| {
+        // `r`: the radius of the pair's smaller circle (with a wall or segment, the body's).
+        let classify = |closing: f64, warm: Option<KeptContact>, e: f64, steered: bool, r: f64| {
             let resting_speed = if steered {
-                self.steered_resting_speed
+                self.steered_resting_speed_at(r)
             } else {
-                self.config.pair_resting_speed(self.resting_speed, e)
+                self.config
+                    .pair_resting_speed(self.pair_resting_speed_at(r), e)
             };
             if fallback || (closing <= resting_speed && resting_speed > 0.0) {
                 Some(false)
@@ -820,7 +822,8 @@ impl Simulation {
                 let warm = remembered_pair(i, j);
                 let e = b.pair_restitution(combine, i, j);
                 let m = &c.manifold;
-                classify(closing, warm, e, steered_pair(i, j)).map(|pressing_fast| {
+                let r = b.hot[i].radius.min(b.hot[j].radius);
+                classify(closing, warm, e, steered_pair(i, j), r).map(|pressing_fast| {
                     let at = (m.normal, m.point, m.depth);
                     body_contact(&b.keys, (c.a, c.b), at, closing, pressing_fast, warm)
                 })
@@ -849,6 +852,7 @@ impl Simulation {
                                     Some(warm),
                                     e(),
                                     steered_pair(iu, ju),
+                                    b.hot[iu].radius.min(b.hot[ju].radius),
                                 )
                             {
                                 gap.pressing_fast = fast;
@@ -880,7 +884,7 @@ impl Simulation {
                     let closing = vel(i).dot(n);
                     let warm = remembered(i, static_partner(touch.code));
                     let e = combine.combine(b.restitution[i], touch.restitution);
-                    if let Some(fast) = classify(closing, warm, e, h.steered()) {
+                    if let Some(fast) = classify(closing, warm, e, h.steered(), h.radius) {
                         let at = (n, touch.point, touch.depth);
                         list.push(contact(i as u32, touch.code, at, closing, fast, warm));
                     }
@@ -1122,16 +1126,16 @@ impl Simulation {
     /// changed their closing speed by more than it, as impacts at `t = 0`, in pair order.
     fn report_contact_impacts(&mut self) {
         let start = self.impacts.len();
-        let resting_speed = self.resting_speed;
         for c in &self.resting {
             let (a, b) = (c.a as usize, c.b as usize);
-            let wb = if is_body(c.b) {
-                self.bodies.hot[b].inv_mass
+            let hot = &self.bodies.hot;
+            let (wb, r) = if is_body(c.b) {
+                (hot[b].inv_mass, hot[a].radius.min(hot[b].radius))
             } else {
-                0.0
+                (0.0, hot[a].radius)
             };
-            let w = self.bodies.hot[a].inv_mass + wb;
-            if c.pressing_fast && c.accumulated * w > resting_speed {
+            let w = hot[a].inv_mass + wb;
+            if c.pressing_fast && c.accumulated * w > self.pair_resting_speed_at(r) {
                 self.impacts.push(Impact {
                     time: 0.0,
                     a: c.a,

@@ -6,6 +6,7 @@
 //! keeps exact impacts; where a body rests on a support, it is held there instead of
 //! sinking on its parabola. See `docs/flight.md`.
 
+use crate::config::RESTING_RADII_PER_SECOND;
 use crate::contacts::SolverContact;
 use crate::queue::is_body;
 use crate::simulation::Simulation;
@@ -94,19 +95,54 @@ impl Simulation {
         self.groups = groups;
     }
 
+    /// The resting speed of a pair whose smaller circle has radius `r` (a body and a wall
+    /// or segment: the body's), before restitution's exception
+    /// ([`StepConfig::pair_resting_speed`](crate::StepConfig::pair_resting_speed)): the
+    /// step's, except that the default one without gravity is the pair's own —
+    /// [`RESTING_RADII_PER_SECOND`] times `r`, never less than the world's (that of its
+    /// smallest dynamic circle): a tiny circle somewhere no longer turns every other
+    /// pair's slow contacts into impacts.
+    #[inline]
+    pub(crate) fn pair_resting_speed_at(&self, r: f64) -> f64 {
+        if self.resting_by_radius && self.config.gravity == DVec2::ZERO {
+            RESTING_RADII_PER_SECOND * r.max(self.min_radius)
+        } else {
+            self.resting_speed
+        }
+    }
+
+    /// The resting speed of a pair with a steered body whose smaller circle has radius
+    /// `r`: the step's steered one
+    /// ([`StepConfig::steered_resting_speed_for`](crate::StepConfig::steered_resting_speed_for)),
+    /// whose default, like [`pair_resting_speed_at`](Self::pair_resting_speed_at)'s, is
+    /// the pair's own.
+    #[inline]
+    pub(crate) fn steered_resting_speed_at(&self, r: f64) -> f64 {
+        let own = RESTING_RADII_PER_SECOND * r.max(self.min_radius);
+        if !self.resting_by_radius {
+            self.steered_resting_speed
+        } else if self.config.gravity == DVec2::ZERO {
+            own
+        } else {
+            self.resting_speed.max(own)
+        }
+    }
+
     /// The resting speed of bodies `i` and `j` (restitution `e`) in the event loop: the
     /// pair's, except that the default one does not apply to an elastic pair that
     /// gravity cannot press together (both fly: their relative motion is a straight line).
     #[inline]
     pub(crate) fn body_pair_resting_speed(&self, i: usize, j: usize, e: f64) -> f64 {
         let h = &self.bodies.hot;
+        let r = h[i].radius.min(h[j].radius);
         if self.bodies.steered_pair(i, j) {
-            self.steered_resting_speed
+            self.steered_resting_speed_at(r)
         } else if e >= 1.0 && self.config.resting_speed.is_none() && h[i].flying() && h[j].flying()
         {
             0.0
         } else {
-            self.config.pair_resting_speed(self.resting_speed, e)
+            self.config
+                .pair_resting_speed(self.pair_resting_speed_at(r), e)
         }
     }
 
@@ -117,8 +153,9 @@ impl Simulation {
     #[inline]
     pub(crate) fn static_resting_speed(&self, i: usize, n: DVec2, e: f64) -> f64 {
         let pressed = self.bodies.gravity.dot(n) > 0.0;
+        let r = self.bodies.hot[i].radius;
         if self.bodies.hot[i].steered() {
-            self.steered_resting_speed
+            self.steered_resting_speed_at(r)
         } else if e >= 1.0
             && self.config.resting_speed.is_none()
             && self.bodies.hot[i].flying()
@@ -126,7 +163,8 @@ impl Simulation {
         {
             0.0
         } else {
-            self.config.pair_resting_speed(self.resting_speed, e)
+            self.config
+                .pair_resting_speed(self.pair_resting_speed_at(r), e)
         }
     }
 

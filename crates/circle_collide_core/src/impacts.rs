@@ -40,6 +40,7 @@ impl Simulation {
         self.resting_speed = self.config.resting_speed_for(self.dt, self.min_radius);
         self.steered_resting_speed =
             (self.config).steered_resting_speed_for(self.dt, self.min_radius);
+        self.resting_by_radius = self.config.resting_speed.is_none() && self.min_radius.is_finite();
         // Nobody steered and every body elastic: every pair's restitution is 1 under any
         // combine rule, and `pair_resting_speed` gives such a pair 0 without gravity
         // (under gravity it may not: then pairs may rest).

@@ -176,11 +176,16 @@ pub struct Simulation {
     pub(crate) near_wall_listed: Option<(Option<crate::Arena>, f64)>,
     /// The level geometry (static segments and their grid).
     pub(crate) level: crate::level::Level,
-    /// Resting-speed threshold of the current step.
+    /// Resting-speed threshold of the current step (by default without gravity, of a
+    /// pair of its smallest dynamic circles: see `pair_resting_speed_at`).
     pub(crate) resting_speed: f64,
     /// The current step's resting speed of a pair with a steered body
     /// ([`StepConfig::steered_resting_speed_for`]).
     pub(crate) steered_resting_speed: f64,
+    /// Whether this step's default resting speed scales with the radii: then a pair's
+    /// is that of its smaller body, never less than the world's
+    /// ([`pair_resting_speed_at`](Self::pair_resting_speed_at)). Set by `solve_impacts`.
+    pub(crate) resting_by_radius: bool,
     /// Whether a pair of bodies may have a resting speed above 0 this step: false in an
     /// elastic gas (the default resting speed, no gravity, nobody steered, every body
     /// elastic), whose predictions then skip the resting test. Set by `solve_impacts`.
@@ -412,7 +417,9 @@ impl Simulation {
     }
 
     /// The resting speed in force in the last step (see
-    /// [`StepConfig::resting_speed`](crate::StepConfig::resting_speed)).
+    /// [`StepConfig::resting_speed`](crate::StepConfig::resting_speed)); by default
+    /// without gravity, that of a pair of the world's smallest dynamic circles (a pair of
+    /// larger ones has its own, larger one).
     pub fn resting_speed(&self) -> f64 {
         self.resting_speed
     }
