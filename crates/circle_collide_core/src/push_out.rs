@@ -60,7 +60,7 @@ pub const PUSH_OUT_PASS_LIMIT: u32 = 16;
 /// an arena filled past what fits, under gravity, has no place to push its overlaps to,
 /// and paid the larger limit every step (2000 circles of radius 0.5 packed at 0.9 / 1.0
 /// / 3.0 of the arena's area: 162 / 221 / 549 ms a step against 3.3 at 0.8; with the
-/// limit without gravity after the first step 14 / 27 / 103 ms, like a steered crowd
+/// limit without gravity after the first step 13 / 26 / 103 ms, like a steered crowd
 /// filled past what fits without gravity, 19–32 ms; 2026-11-30). The piles and hordes
 /// measured never stop at the larger limit, so they do not change.
 pub const GRAVITY_WORK_FACTOR: u32 = 8;

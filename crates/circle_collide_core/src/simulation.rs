@@ -182,8 +182,9 @@ pub struct Simulation {
     /// The current step's resting speed of a pair with a steered body
     /// ([`StepConfig::steered_resting_speed_for`]).
     pub(crate) steered_resting_speed: f64,
-    /// Whether this step's default resting speed scales with the radii: then a pair's
-    /// is that of its smaller body, never less than the world's
+    /// Whether this step's resting speed is the default, which scales with the radii of
+    /// each pair (without gravity, and for steered pairs under it): a pair's is that of
+    /// its smaller circle, never less than the world's
     /// ([`pair_resting_speed_at`](Self::pair_resting_speed_at)). Set by `solve_impacts`.
     pub(crate) resting_by_radius: bool,
     /// Whether a pair of bodies may have a resting speed above 0 this step: false in an

@@ -247,9 +247,9 @@ impl Simulation {
         for impact in &self.impacts {
             if let crate::events::Other::Body(j) = impact.other
                 && impact.approach_speed
-                    > (self.pair_resting_speed_at(
+                    > self.pair_resting_speed_at(
                         hot[impact.a as usize].radius.min(hot[j as usize].radius),
-                    ))
+                    )
             {
                 hit.extend(
                     [impact.a, j]
