@@ -41,6 +41,8 @@ pub(crate) struct KeptScratch {
     descs: Vec<BodyDesc>,
     /// The core's bodies kept in this step's order.
     kept: KeptBodies,
+    /// Each core body's index in this step's order.
+    slots: Vec<u32>,
 }
 
 /// A kept gather that finds more than one body in this many changed gives way to the
@@ -54,9 +56,6 @@ pub(crate) const KEPT_PAUSE: u32 = 15;
 
 /// The longest pause.
 const KEPT_PAUSE_MAX: u32 = 255;
-
-/// The order of the core's bodies in query indices, and each core body's new index.
-type OrderAndSlots = (Vec<u32>, Vec<u32>);
 
 /// Rebuilds the core's bodies keeping those nobody changed since the last write-back
 /// (see the [module](self)); `false`, with the core and the gather's lists as they were,
@@ -124,18 +123,21 @@ pub(crate) fn gather_kept(
     };
     // `SleepState` keeps the rest time in `f32`.
     let rest_time = |t: f64| f64::from(t as f32);
-    let kept = &mut scratch.kept;
-    let keep = || -> Option<OrderAndSlots> {
+    let (kept, slots) = (&mut scratch.kept, &mut scratch.slots);
+    // The order of the core's bodies in query indices; `slots` gets each core body's new
+    // index.
+    let keep = || -> Option<Vec<u32>> {
         let (order, picks) = order_of_core(sim.bodies(), last_index, &mut inputs)?;
         if given_up.load(Ordering::Relaxed) {
             return None;
         }
         sim.keep_bodies(&picks, rest_time, kept);
-        let mut slots = vec![0; picks.len()];
+        slots.clear();
+        slots.resize(picks.len(), 0);
         for (k, &j) in picks.iter().enumerate() {
             slots[j as usize] = k as u32;
         }
-        Some((order, slots))
+        Some(order)
     };
     let ahead = crate::tasks::beside(keep, walk).flatten();
     // The order of the core's bodies is this step's if every body read is where the core
@@ -147,7 +149,8 @@ pub(crate) fn gather_kept(
     });
     world.order_inputs = inputs;
     let mut outcomes = std::mem::take(&mut world.added);
-    let installed = ahead.filter(|(_, slots)| {
+    let slots = &scratch.slots;
+    let installed = ahead.filter(|_| {
         let described: Vec<(u32, &BodyDesc)> = (read.iter().zip(descs.iter()))
             .map(|(&i, d)| (slots[last_index[i as usize] as usize], d))
             .collect();
@@ -156,7 +159,7 @@ pub(crate) fn gather_kept(
             .install_kept(&mut scratch.kept, &described, &mut outcomes)
     });
     world.added = outcomes;
-    let Some((order, _)) = installed else {
+    let Some(order) = installed else {
         if many {
             // The game changes many bodies every step (a steered crowd): the full
             // gather is cheaper for a while.
