@@ -181,7 +181,8 @@ pub struct CircleCollideConfig {
     /// [`SleepState`](crate::SleepState)). Default `true`.
     pub sleep: bool,
     /// Speed at or below which a touching body counts as resting for sleep, units/s.
-    /// `None` (default): half the radius of the smallest dynamic circle per second.
+    /// `None` (default): half a radius per second, of the largest among the body and the
+    /// awake circles touching it (a speck of dust in a pile does not keep it awake).
     pub sleep_speed: Option<f32>,
     /// Seconds an island must rest before it falls asleep. Default `0.5`.
     pub time_to_sleep: f32,

@@ -22,8 +22,8 @@ fn main() {
     // PILE=lattice runs the perfect-lattice variant; VERBOSE=1 prints twice a second;
     // SHOCK=0/1, ITER=n and RS=speed override the shock pass, the contact passes and the
     // resting speed; NEIGHBOURHOOD=1 sleeps by neighbourhood; MU=μ and ROLL=c give every
-    // circle friction and rolling resistance; THREADS=n runs on n scoped threads (the
-    // results do not change).
+    // circle friction and rolling resistance; DUST=r drops a speck of radius r on the
+    // pile (below); THREADS=n runs on n scoped threads (the results do not change).
     let mut scene = match std::env::var("PILE").as_deref() {
         Ok("lattice") => scenes::lattice_pile(n),
         _ => scenes::pile(n),
@@ -49,6 +49,20 @@ fn main() {
         if let Some(a) = &mut c.arena {
             (a.min, a.max, a.restitution) = (r2(a.min), r2(a.max), r(a.restitution));
         }
+    }
+    // DUST=r drops one more circle, of radius r, from above the middle of the pile (the
+    // pile's density and restitution): a speck of dust.
+    if let Some(r) = knob("DUST") {
+        let arena = scene.config.arena.expect("the pile has a box");
+        let top = scene
+            .bodies
+            .iter()
+            .map(|b| b.position.y)
+            .fold(f64::MIN, f64::max);
+        let mut dust = scene.bodies[0];
+        dust.position = glam::DVec2::new(0.5 * (arena.min.x + arena.max.x) + 0.3, top + 2.0);
+        (dust.radius, dust.mass) = (r, std::f64::consts::PI * r * r);
+        scene.bodies.push(dust);
     }
     if let Some(k) = knob("NUDGE") {
         scene.config.gravity *= 1.0 + k * 1e-8;
@@ -178,6 +192,7 @@ fn main() {
         "  after 4 s: worst step {worst_after:.3} ms = {:.1} x the late-half median {late_median:.3} ms",
         worst_after / late_median.max(f64::MIN_POSITIVE)
     );
+    println!("  asleep at the end: {}", sim.stats().sleeping);
     println!(
         "  push-out: most overlaps left in a step {most_left}, in {left_steps} steps (the last: step {last_left})"
     );

@@ -248,8 +248,9 @@ pub struct SleepConfig {
     /// Whether islands may fall asleep. Default `true`.
     pub enabled: bool,
     /// Speed at or below which a held body counts as resting, units/s. `None` (the
-    /// default) means half the radius of the smallest dynamic circle per second (0.25
-    /// units/s for radius 0.5).
+    /// default) means half a radius per second, of the largest among the body and the
+    /// awake dynamic circles touching it (0.25 units/s for radius 0.5): a speck of dust
+    /// lying in a pile rests on the pile's scale, so it does not keep the pile awake.
     pub speed: Option<f64>,
     /// Seconds an island (by neighbourhood: a body and the bodies touching it) must stay
     /// slow before it falls asleep. Default `0.5`.

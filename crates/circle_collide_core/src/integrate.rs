@@ -48,7 +48,7 @@ impl Simulation {
             } else {
                 crate::bodies::SPECULATIVE_MARGIN
             };
-        let mut min_radius = f64::INFINITY;
+        let (mut min_radius, mut max_radius) = (f64::INFINITY, 0.0f64);
         let mut steered = 0;
         for (i, h) in self.bodies.hot.iter_mut().enumerate() {
             h.time = 0.0;
@@ -63,6 +63,7 @@ impl Simulation {
                 h.set_flying(flies);
                 if !h.sensor() {
                     min_radius = min_radius.min(h.radius);
+                    max_radius = max_radius.max(h.radius);
                 }
             }
             let speed = h.vel.length();
@@ -86,6 +87,7 @@ impl Simulation {
         }
         self.near_wall_listed = Some((arena, slop));
         self.min_radius = min_radius;
+        self.max_radius = max_radius;
         self.steered_bodies = steered;
         self.solver_marked = false;
     }

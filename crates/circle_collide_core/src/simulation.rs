@@ -117,6 +117,9 @@ pub struct Simulation {
     /// Smallest radius of a dynamic, non-sensor body this step (scales the default
     /// resting speed); infinite if there is none.
     pub(crate) min_radius: f64,
+    /// Largest radius of an awake dynamic, non-sensor body this step (0 if there is none):
+    /// a world whose awake circles are all alike needs no per-body sleep scale.
+    pub(crate) max_radius: f64,
     /// Scratch of the sleep module: bodies to wake with their islands, and with their
     /// neighbours (seeds and the bodies woken), islands' union–find (or the bodies held
     /// awake) and rest times.
@@ -140,6 +143,9 @@ pub struct Simulation {
     pub(crate) push_seen: Vec<bool>,
     pub(crate) island_parent: Vec<u32>,
     pub(crate) island_rest: Vec<f64>,
+    /// Scratch of the sleep module: each body's sleep scale, the largest radius among it
+    /// and the awake dynamic bodies touching it (worlds of unlike circles only).
+    pub(crate) sleep_scale: Vec<f64>,
     /// Touching pairs met during the event loop (after the start-of-step predictions)
     /// and left to the push-out; sorted and without repeats once the loop is done.
     pub(crate) late_pairs: Vec<(u32, u32)>,
@@ -509,7 +515,8 @@ impl Simulation {
                     + self.push_front.capacity() * std::mem::size_of::<crate::wake_push::Pushed>()
                     + cap(&self.push_seen)
                     + cap(&self.island_parent)
-                    + cap(&self.island_rest),
+                    + cap(&self.island_rest)
+                    + cap(&self.sleep_scale),
             ),
         ];
         list.push(("level", self.level.heap_bytes()));

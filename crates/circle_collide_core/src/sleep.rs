@@ -34,7 +34,8 @@ impl Simulation {
     /// touch closing faster than the resting speed, wakes the sleeping bodies it reaches
     /// ([`wake_reached`](Self::wake_reached): an impact must travel through every body it
     /// reaches within the step); a body near it (a candidate pair)
-    /// that moves faster than [`DISTURB_FRACTION`] of the sleep speed, or did not rest
+    /// that moves faster than [`DISTURB_FRACTION`] of the sleep speed (of the larger of
+    /// the two circles), or did not rest
     /// in the last step, wakes it and the sleeping bodies touching it
     /// ([`wake_near`](Self::wake_near)); a body lying still on it wakes nobody. Either
     /// way a moving kinematic body's hit wakes the island, and so does its push through
@@ -48,7 +49,6 @@ impl Simulation {
         hits.clear();
         let whole = !self.config.sleep.by_neighbourhood;
         let resting_speed = (self.config).resting_speed_for(self.dt, self.min_radius);
-        let disturb = DISTURB_FRACTION * self.sleep_speed();
         let b = &self.bodies;
         for &(i, j) in &self.pairs {
             let (i, j) = (i as usize, j as usize);
@@ -71,7 +71,12 @@ impl Simulation {
                         body: sleeper as u32,
                     });
                 }
-            } else if !whole && (b.rest_time[other] == 0.0 || o.vel.length() > disturb) {
+            } else if !whole
+                && (b.rest_time[other] == 0.0
+                    || o.vel.length()
+                        > DISTURB_FRACTION
+                            * self.sleep_speed_of(o.radius.max(b.hot[sleeper].radius)))
+            {
                 near.push(sleeper as u32);
             }
         }
@@ -262,10 +267,36 @@ impl Simulation {
         self.woken = hit;
     }
 
-    /// The speed at or below which a held body rests
-    /// ([`SleepConfig::speed`](crate::config::SleepConfig::speed)).
-    fn sleep_speed(&self) -> f64 {
-        self.config.sleep.speed.unwrap_or(0.5 * self.min_radius)
+    /// The speed at or below which a held body of sleep scale `scale` rests
+    /// ([`SleepConfig::speed`](crate::config::SleepConfig::speed); by default half the
+    /// scale per second).
+    fn sleep_speed_of(&self, scale: f64) -> f64 {
+        self.config.sleep.speed.unwrap_or(0.5 * scale)
+    }
+
+    /// Fills `sleep_scale` with each body's sleep scale: the largest radius among it and
+    /// the awake dynamic bodies touching it (not sensors). A speck of dust lying in a
+    /// pile is judged on the pile's scale: it rides bodies that creep at a fraction of
+    /// their own radius per second until the island sleeps, faster than half its own
+    /// radius per second; a lone speck on the floor keeps its own. Left empty when every
+    /// awake circle has the same radius (the scale is then each body's own radius).
+    fn fill_sleep_scales(&mut self) {
+        let mut scale = std::mem::take(&mut self.sleep_scale);
+        scale.clear();
+        if self.max_radius > self.min_radius {
+            let b = &self.bodies;
+            scale.extend(b.hot.iter().map(|h| h.radius));
+            for &(i, j) in &self.touching {
+                let (i, j) = (i as usize, j as usize);
+                let (p, q) = (&b.hot[i], &b.hot[j]);
+                if p.inv_mass == 0.0 || q.inv_mass == 0.0 || p.sensor() || q.sensor() {
+                    continue;
+                }
+                scale[i] = scale[i].max(q.radius);
+                scale[j] = scale[j].max(p.radius);
+            }
+        }
+        self.sleep_scale = scale;
     }
 
     /// Wakes the bodies `seeds` and the sleeping bodies touching them (not further): the
@@ -338,18 +369,24 @@ impl Simulation {
         if sleep.by_neighbourhood && self.stats.sleeping_at_start > 0 {
             self.wake_islands_hit();
         }
-        let speed = self.sleep_speed();
+        // No body in the solver rests, none sleeps, and every rest time is 0 already (a
+        // gas): the loop would change nothing.
+        let unchanged =
+            !self.solver_marked && self.stats.sleeping_at_start == 0 && !self.bodies.some_rest;
+        let fixed = sleep.speed;
+        if fixed.is_none() && !unchanged {
+            self.fill_sleep_scales();
+        }
         let b = &mut self.bodies;
         let (mut sleeping, mut longest) = (0, 0.0f64);
         let spinning = b.spinning;
-        // No body in the solver rests, none sleeps, and every rest time is 0 already (a
-        // gas): the loop would change nothing.
-        let unchanged = !self.solver_marked && self.stats.sleeping_at_start == 0 && !b.some_rest;
         debug_assert!(!unchanged || b.rest_time.iter().all(|&r| r == 0.0));
         debug_assert!(!unchanged || !b.hot.iter().any(|h| h.sleeping() || h.in_solver()));
         let rows = if unchanged { 0 } else { b.len() };
+        let scale = &self.sleep_scale;
         for (i, (h, rest)) in b.hot[..rows].iter().zip(&mut b.rest_time).enumerate() {
             // A spinning body's surface moves: it rests only when that is slow too.
+            let speed = fixed.unwrap_or(0.5 * scale.get(i).copied().unwrap_or(h.radius));
             let slow =
                 h.vel.length() <= speed && (!spinning || b.spin[i].omega.abs() * h.radius <= speed);
             if h.sleeping() {
@@ -369,7 +406,7 @@ impl Simulation {
         if !sleep.enabled
             || sleep.time_to_sleep.is_nan()
             || longest < sleep.time_to_sleep
-            || speed <= 0.0
+            || fixed.is_some_and(|s| s <= 0.0)
         {
             return;
         }

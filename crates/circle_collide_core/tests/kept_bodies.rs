@@ -10,7 +10,8 @@ use glam::DVec2;
 
 /// A rough pile of 120 bodies falling into an arena: statics, sensors, filtered layers,
 /// restitutions from 0 to 1, spinning bodies; masses and inertias powers of two (a
-/// description's mass is then exactly the inverse of the kept inverse mass).
+/// description's mass is then exactly the inverse of the kept inverse mass), and a lone
+/// body that sleeps early.
 fn pile() -> (Vec<BodyDesc>, StepConfig) {
     let mut rng = Rng(7);
     let bodies = (0..120u64)
@@ -42,6 +43,14 @@ fn pile() -> (Vec<BodyDesc>, StepConfig) {
             }
             d
         })
+        // A body on no layer, lying on the floor: it meets only the arena and falls asleep
+        // on its own while the pile still moves (the pile falls asleep as one island).
+        .chain(std::iter::once(
+            BodyDesc::new(DVec2::new(29.0, 0.5), 0.5, 1.0)
+                .with_key(2000)
+                .with_restitution(0.0)
+                .with_layers(Layers::NONE),
+        ))
         .collect();
     let config = StepConfig {
         gravity: DVec2::new(0.0, -9.81),
