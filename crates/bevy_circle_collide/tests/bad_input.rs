@@ -264,6 +264,41 @@ fn outside_the_arena_is_pushed_in_and_absurd_speeds_stay_inside() {
     assert!(d.fallbacks > 0 && d.impacts <= 2 * 32 + 64);
 }
 
+/// A body spawned asleep outside the arena (a saved level loaded as it slept, a restored
+/// snapshot): asleep it would stand as a static body where nobody pushes it. It wakes in
+/// its first step, is pushed in and warned about, and falls to the floor.
+#[test]
+fn a_body_spawned_asleep_outside_the_arena_wakes_and_comes_in() {
+    let mut app = app();
+    app.world_mut().resource_mut::<CircleCollideConfig>().arena = Some(ArenaConfig {
+        min: Vec2::ZERO,
+        max: Vec2::splat(10.0),
+        restitution: 0.0,
+        friction: 0.0,
+    });
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .gravity = Vec2::new(0.0, -9.81);
+    // A step with the configuration as it stays (a changed one wakes every body).
+    steps(&mut app, 1);
+    let at = Vec2::new(5.0, 13.0);
+    let e = spawn(&mut app, at, Vec2::ZERO, 0.5, Mass::Auto);
+    app.world_mut().entity_mut(e).insert((
+        SleepState {
+            sleeping: true,
+            rest_time: 1.0,
+            position: at,
+        },
+        Restitution(0.0),
+    ));
+    steps(&mut app, 1);
+    assert!(warned(&app, e, InputIssues::OUTSIDE_ARENA));
+    assert!(!app.world().get::<SleepState>(e).unwrap().sleeping);
+    assert!(pos(&app, e).y <= 9.5 + 0.005, "{}", pos(&app, e));
+    steps(&mut app, 180);
+    assert!((pos(&app, e).y - 0.5).abs() <= 0.005, "{}", pos(&app, e));
+}
+
 #[test]
 fn despawn_collider_removal_and_changes_between_steps() {
     let mut app = app();

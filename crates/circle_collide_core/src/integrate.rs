@@ -1,5 +1,6 @@
 //! Phase 1, integrate: free flight under gravity, speed clamp, swept boxes for the step.
 
+use crate::arena::Wall;
 use crate::simulation::Simulation;
 use glam::DVec2;
 
@@ -49,6 +50,9 @@ impl Simulation {
                 crate::bodies::SPECULATIVE_MARGIN
             };
         let (mut min_radius, mut max_radius) = (f64::INFINITY, 0.0f64);
+        // Scratch until the broad phase's wakes (`wake_touched` clears it).
+        let mut outside = std::mem::take(&mut self.woken);
+        outside.clear();
         let mut steered = 0;
         for (i, h) in self.bodies.hot.iter_mut().enumerate() {
             h.time = 0.0;
@@ -57,6 +61,17 @@ impl Simulation {
             steered += usize::from(h.steered());
             if h.sleeping() {
                 self.stats.sleeping_at_start += 1;
+                // A body asleep beyond the slop in a wall (added asleep there, or the
+                // arena moved in on it) would stay there, static: it wakes below, so the
+                // push-out brings it in (and reports it if its centre was outside).
+                let sunk = |a: crate::Arena| {
+                    Wall::ALL
+                        .into_iter()
+                        .any(|w| a.depth(w, h.pos, h.radius) > slop * h.radius)
+                };
+                if arena.is_some_and(sunk) {
+                    outside.push(i as u32);
+                }
                 continue; // at rest, static, nowhere near a wall it could move to
             }
             if h.inv_mass > 0.0 {
@@ -88,6 +103,14 @@ impl Simulation {
         self.near_wall_listed = Some((arena, slop));
         self.min_radius = min_radius;
         self.max_radius = max_radius;
+        for &k in &outside {
+            // Woken after the list of bodies near a wall: every body is looked at instead.
+            self.wake_flying(k as usize, flies);
+            let r = self.bodies.hot[k as usize].radius;
+            self.min_radius = self.min_radius.min(r);
+            self.max_radius = self.max_radius.max(r);
+        }
+        self.woken = outside;
         self.steered_bodies = steered;
         self.solver_marked = false;
     }
