@@ -151,3 +151,30 @@ fn a_sleeping_ball_falls_when_the_static_cradle_under_it_is_moved_or_despawned()
         );
     }
 }
+
+/// The game turns gravity sideways under a sleeping stack: the configuration changed, so
+/// every body wakes, and the stack slides to the right-hand wall (frictionless floor).
+/// Woken with the rest time it had asleep (over `time_to_sleep`), a body slower than the
+/// sleep speed in its first step awake (gravity gives it 0.16 units/s) fell asleep again
+/// at once, where it was: the stack hung in place whatever gravity did.
+#[test]
+fn a_sleeping_stack_slides_when_gravity_turns_sideways() {
+    let mut app = app();
+    gravity_box(&mut app);
+    let (low, high) = stack_of_two(&mut app);
+    steps(&mut app, 150);
+    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .gravity = Vec2::new(9.81, -9.81);
+    // From x = 5 to the wall at 10 (x = 9.5 for a ball touching it): 4.5 units at 9.81
+    // units/s², about 1 s (the balls then bounce back: restitution 1).
+    let mut furthest = [f32::MIN; 2];
+    for _ in 0..120 {
+        steps(&mut app, 1);
+        for (x, ball) in furthest.iter_mut().zip([low, high]) {
+            *x = x.max(pos(&app, ball).x);
+        }
+    }
+    assert!(furthest.iter().all(|&x| x > 9.4), "{furthest:?}");
+}
