@@ -161,10 +161,11 @@ pub(crate) fn describe(
         sensor: *sensor,
         key: Some(entity.to_bits()),
         sleeping: sleep.sleeping && !touched && !rules.wake_all,
-        // A body woken starts resting anew, as the core's wakes do: with its rest time
-        // kept (past `time_to_sleep`) it fell asleep again after one slow step, wherever
-        // it was (a sleeping stack under gravity turned sideways stayed put).
-        rest_time: if touched || (sleep.sleeping && rules.wake_all) {
+        // A body woken, or any body when the configuration changed, starts resting anew,
+        // as the core's wakes do: with its rest time kept (past `time_to_sleep`) it fell
+        // asleep again after one slow step, wherever it was (a sleeping stack under
+        // gravity turned sideways stayed put).
+        rest_time: if touched || rules.wake_all {
             0.0
         } else {
             f64::from(sleep.rest_time)

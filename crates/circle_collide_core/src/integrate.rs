@@ -29,6 +29,7 @@ impl Simulation {
             DVec2::ZERO
         };
         let flies = gravity != DVec2::ZERO;
+        self.wake_on_new_surroundings(flies);
         let (max_speed, slop, dt) = (self.config.max_speed, self.config.overlap_slop, self.dt);
         let (arena, level) = (self.config.arena, &self.level);
         self.bodies.sweep_end = dt;
@@ -113,5 +114,25 @@ impl Simulation {
         self.woken = outside;
         self.steered_bodies = steered;
         self.solver_marked = false;
+    }
+
+    /// Wakes every sleeping body, and has every body start resting anew, if the gravity
+    /// or the arena differ from the last step's (the game turned gravity, or moved a wall
+    /// a body rested on: asleep, or falling asleep after one slow step, it would hang
+    /// where it was). Setting the same values again changes nothing.
+    fn wake_on_new_surroundings(&mut self, flies: bool) {
+        let g = self.config.gravity;
+        let now = (
+            if g.is_finite() { g } else { DVec2::ZERO },
+            self.config.arena,
+        );
+        let last = self.last_surroundings.replace(now);
+        if last.is_none_or(|last| last == now) {
+            return;
+        }
+        for k in 0..self.bodies.len() {
+            self.wake_flying(k, flies);
+        }
+        self.bodies.rest_time.fill(0.0);
     }
 }

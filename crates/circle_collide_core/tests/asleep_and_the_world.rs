@@ -1,0 +1,116 @@
+//! Sleeping bodies when their world changes. Asleep a body is simulated as a static one,
+//! which nothing moves: a body added asleep outside the arena, or sunk into a wall beyond
+//! the slop (a saved level loaded asleep, a rollback, an arena made smaller), wakes in its
+//! first step and is pushed in — it used to stay outside for good; and a new gravity or
+//! arena wakes every sleeping body — a sleeping stack used to hang where it was.
+
+use circle_collide_core::{Arena, BodyDesc, InputIssues, Simulation, StepConfig};
+use glam::DVec2;
+
+/// A body of radius 0.5 at `at`, added asleep.
+fn asleep(at: DVec2) -> BodyDesc {
+    let mut b = BodyDesc::new(at, 0.5, 1.0).with_restitution(0.0);
+    b.sleeping = true;
+    b
+}
+
+#[test]
+fn a_body_added_asleep_in_a_wall_wakes_and_is_pushed_in() {
+    for gravity in [DVec2::ZERO, DVec2::new(0.0, -9.81)] {
+        let mut sim = Simulation::new(StepConfig {
+            gravity,
+            arena: Some(Arena::new(DVec2::ZERO, DVec2::new(20.0, 10.0))),
+            ..StepConfig::default()
+        });
+        // Centre outside the left wall; sunk half a radius into the floor; resting on
+        // the floor inside (within the slop: it stays asleep).
+        let out = sim.add_body(asleep(DVec2::new(-3.0, 5.0))).unwrap().0;
+        let sunk = sim.add_body(asleep(DVec2::new(10.0, 0.25))).unwrap().0;
+        let inside = sim.add_body(asleep(DVec2::new(15.0, 0.5))).unwrap().0;
+        sim.step(1.0 / 60.0);
+        let b = sim.bodies();
+        let slop = sim.config.overlap_slop * 0.5;
+        assert!(!b.is_sleeping(out as usize), "gravity {gravity}");
+        assert!(!b.is_sleeping(sunk as usize), "gravity {gravity}");
+        assert!(b.is_sleeping(inside as usize), "gravity {gravity}");
+        assert!(
+            b.position(out as usize).x >= 0.5 - slop,
+            "{}",
+            b.position(out as usize)
+        );
+        assert!(
+            b.position(sunk as usize).y >= 0.5 - slop,
+            "{}",
+            b.position(sunk as usize)
+        );
+        assert_eq!(b.position(inside as usize), DVec2::new(15.0, 0.5));
+        // The body whose centre was outside is reported as such (the plugin logs it).
+        let issues: Vec<_> = sim.step_issues().to_vec();
+        assert!(
+            issues.contains(&(out, InputIssues::OUTSIDE_ARENA)),
+            "gravity {gravity}: {issues:?}"
+        );
+        assert!(
+            !issues.iter().any(|&(i, _)| i == sunk || i == inside),
+            "{issues:?}"
+        );
+    }
+}
+
+/// A stack of two asleep on the floor of a 20 × 10 box under gravity −9.81.
+fn sleeping_stack() -> (Simulation, [u32; 2]) {
+    let mut sim = Simulation::new(StepConfig {
+        gravity: DVec2::new(0.0, -9.81),
+        arena: Some(Arena::new(DVec2::ZERO, DVec2::new(20.0, 10.0))),
+        ..StepConfig::default()
+    });
+    let low = sim.add_body(asleep(DVec2::new(10.0, 0.5))).unwrap().0;
+    let high = sim.add_body(asleep(DVec2::new(10.0, 1.5))).unwrap().0;
+    sim.step(1.0 / 60.0);
+    assert_eq!(
+        sim.stats().sleeping,
+        2,
+        "added asleep, and asleep after a step"
+    );
+    (sim, [low, high])
+}
+
+/// Gravity turned to point right and down: the stack wakes and slides to the right-hand
+/// wall (4.5 units at 9.81 units/s², about 1 s; restitution 0, so it stays there); the
+/// same gravity set again wakes nobody.
+#[test]
+fn a_sleeping_stack_slides_when_gravity_turns() {
+    let (mut sim, stack) = sleeping_stack();
+    sim.config.gravity = DVec2::new(0.0, -9.81);
+    sim.step(1.0 / 60.0);
+    assert_eq!(sim.stats().sleeping, 2, "the same gravity wakes nobody");
+    sim.config.gravity = DVec2::new(9.81, -9.81);
+    for _ in 0..120 {
+        sim.step(1.0 / 60.0);
+    }
+    for i in stack {
+        let x = sim.bodies().position(i as usize).x;
+        assert!(x > 19.4, "body {i} at x = {x}, not at the wall");
+    }
+}
+
+/// The left wall moved away under a stack leaning on it: with gravity pointing left the
+/// stack rests against the wall at x = 0 and sleeps; the arena widened to x = −5, it wakes
+/// and falls to the new wall.
+#[test]
+fn a_sleeping_stack_follows_a_wall_moved_away() {
+    let (mut sim, stack) = sleeping_stack();
+    sim.config.gravity = DVec2::new(-9.81, -9.81);
+    for _ in 0..240 {
+        sim.step(1.0 / 60.0);
+    }
+    assert_eq!(sim.stats().sleeping, 2, "asleep against the left wall");
+    sim.config.arena = Some(Arena::new(DVec2::new(-5.0, 0.0), DVec2::new(20.0, 10.0)));
+    for _ in 0..120 {
+        sim.step(1.0 / 60.0);
+    }
+    for i in stack {
+        let x = sim.bodies().position(i as usize).x;
+        assert!(x < -4.4, "body {i} at x = {x}, not at the new wall");
+    }
+}
