@@ -117,15 +117,17 @@ impl Simulation {
     }
 
     /// Wakes every sleeping body, and has every body start resting anew, if the gravity
-    /// or the arena differ from the last step's (the game turned gravity, or moved a wall
-    /// a body rested on: asleep, or falling asleep after one slow step, it would hang
-    /// where it was). Setting the same values again changes nothing.
+    /// or the arena's walls differ from the last step's (the game turned gravity, or
+    /// moved a wall a body rested on: asleep, or falling asleep after one slow step, it
+    /// would hang where it was). Setting the same values again changes nothing; so do
+    /// the walls' restitution and friction. Compared bit for bit (a NaN wall is the same
+    /// wall step after step).
     fn wake_on_new_surroundings(&mut self, flies: bool) {
         let g = self.config.gravity;
-        let now = (
-            if g.is_finite() { g } else { DVec2::ZERO },
-            self.config.arena,
-        );
+        let g = if g.is_finite() { g } else { DVec2::ZERO };
+        let walls = (self.config.arena).map_or([DVec2::NAN; 2], |a| [a.min, a.max]);
+        let bits = |v: DVec2| [v.x.to_bits(), v.y.to_bits()];
+        let now = [bits(g), bits(walls[0]), bits(walls[1])];
         let last = self.last_surroundings.replace(now);
         if last.is_none_or(|last| last == now) {
             return;

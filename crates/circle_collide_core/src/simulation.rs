@@ -180,9 +180,10 @@ pub struct Simulation {
     /// The arena and slop `near_wall` was listed for; `None` once anything added,
     /// removed or moved bodies after `integrate` (the list no longer holds).
     pub(crate) near_wall_listed: Option<(Option<crate::Arena>, f64)>,
-    /// The gravity (NaN or infinite as none) and arena of the last step: a step that
-    /// starts with others wakes every sleeping body (`None` before the first step).
-    pub(crate) last_surroundings: Option<(DVec2, Option<crate::Arena>)>,
+    /// The bits of the last step's gravity (NaN or infinite as none) and arena corners
+    /// (NaN without an arena): a step that starts with others wakes every sleeping body
+    /// (`None` before the first step).
+    pub(crate) last_surroundings: Option<[[u64; 2]; 3]>,
     /// The level geometry (static segments and their grid).
     pub(crate) level: crate::level::Level,
     /// Resting-speed threshold of the current step (by default without gravity, of a

@@ -279,11 +279,13 @@ impl Simulation {
     /// pile is judged on the pile's scale: it rides bodies that creep at a fraction of
     /// their own radius per second until the island sleeps, faster than half its own
     /// radius per second; a lone speck on the floor keeps its own. Left empty when every
-    /// awake circle has the same radius (the scale is then each body's own radius).
+    /// circle awake at the start of the step has the same radius and none woke since
+    /// (the scale is then each body's own radius).
     fn fill_sleep_scales(&mut self) {
         let mut scale = std::mem::take(&mut self.sleep_scale);
         scale.clear();
-        if self.max_radius > self.min_radius {
+        // Bodies woken after `integrate` are not in its radii: then look at every body.
+        if self.max_radius > self.min_radius || self.stats.woken > 0 {
             let b = &self.bodies;
             scale.extend(b.hot.iter().map(|h| h.radius));
             for &(i, j) in &self.touching {

@@ -77,13 +77,22 @@ fn sleeping_stack() -> (Simulation, [u32; 2]) {
 
 /// Gravity turned to point right and down: the stack wakes and slides to the right-hand
 /// wall (4.5 units at 9.81 units/s², about 1 s; restitution 0, so it stays there); the
-/// same gravity set again wakes nobody.
+/// same gravity set again, or the walls' restitution changed, wakes nobody.
 #[test]
 fn a_sleeping_stack_slides_when_gravity_turns() {
     let (mut sim, stack) = sleeping_stack();
     sim.config.gravity = DVec2::new(0.0, -9.81);
     sim.step(1.0 / 60.0);
     assert_eq!(sim.stats().sleeping, 2, "the same gravity wakes nobody");
+    for restitution in [0.5, 0.0] {
+        sim.config.arena.as_mut().unwrap().restitution = restitution;
+        sim.step(1.0 / 60.0);
+        assert_eq!(
+            sim.stats().sleeping,
+            2,
+            "walls of restitution {restitution}"
+        );
+    }
     sim.config.gravity = DVec2::new(9.81, -9.81);
     for _ in 0..120 {
         sim.step(1.0 / 60.0);
