@@ -80,15 +80,23 @@ type BodyComponents = (
 );
 
 /// Notes that a body lost a component the gather reads (or was despawned): the next
-/// step is a full one. Removals are observed, not read from `RemovedComponents`, whose
-/// messages may be gone before a fixed-rate schedule next runs.
+/// step is a full one, and wakes the sleepers touching it
+/// ([`sleeper_wakes`](crate::sleeper_wakes)). Removals are observed, not read from
+/// `RemovedComponents`, whose messages may be gone before a fixed-rate schedule next
+/// runs.
 pub(crate) fn note_removal(
     removed: On<Remove, BodyComponents>,
     bodies: Query<(), With<CircleCollider>>,
     mut world: ResMut<CircleCollideWorld>,
 ) {
-    if bodies.contains(removed.entity) && !world.lost_component {
-        world.lost_component = true;
+    if bodies.contains(removed.entity) {
+        if !world.lost_component {
+            world.lost_component = true;
+        }
+        world
+            .bypass_change_detection()
+            .stripped
+            .push(removed.entity);
     }
 }
 

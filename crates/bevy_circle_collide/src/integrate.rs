@@ -24,7 +24,9 @@ crate::schedule::phase_plugin!(
 /// their entity, so results depend neither on spawn order nor on ECS iteration order. The
 /// remembered contacts come from the [`ContactMemory`] resource. A sleeping body the
 /// game moved or gave a velocity wakes (moved, with the sleeping bodies touching its old
-/// place); so does every body when the [`CircleCollideConfig`] changed. A body whose
+/// place); so does every body when the [`CircleCollideConfig`] changed, and every sleeping
+/// body touching one the game resized or gave other collision properties
+/// ([`sleeper_wakes`](crate::sleeper_wakes)). A body whose
 /// [`Velocity`](crate::Velocity) the game changed since the last step is steered in this
 /// one ([`BodyDesc::steered`](circle_collide_core::BodyDesc::steered)).
 ///
@@ -47,6 +49,7 @@ pub(crate) fn integrate(
     changes: Query<crate::body_read::TickQuery>,
     ignored: Query<(Entity, &IgnoredCollisions)>,
     resized: Query<(Entity, Ref<CircleCollider>), Changed<CircleCollider>>,
+    retuned: Query<Entity, crate::sleeper_wakes::Retuned>,
     changed: Query<(), crate::idle::ChangedBody>,
     ticks: SystemChangeTick,
 ) {
@@ -74,7 +77,7 @@ pub(crate) fn integrate(
     world.kept_ready = false;
     world.gathered_tick = ticks.this_run();
     world.sim.config = config.to_step_config();
-    wake_around_resized(world, &resized);
+    crate::sleeper_wakes::wake_around_changed(world, &resized, &retuned);
     world.entities.clear();
     world.opted_in.clear();
     world.skipped = 0;
@@ -242,32 +245,4 @@ pub(crate) fn order_of_core(
         .map(|&j| Some(query_index[j as usize]).filter(|&i| i != u32::MAX))
         .collect::<Option<_>>()?;
     Some((in_query, order))
-}
-
-/// A body whose [`CircleCollider`] the game changed (not just added) wakes, in this
-/// step, the sleeping bodies touching its circle of the last step: grown or shrunk, it
-/// no longer fits what rested on it or against it (its new circle is woken around as a
-/// sleeper's, or as an awake body's, touch). Looks the body up in the last step's list
-/// only when some collider changed.
-fn wake_around_resized(
-    world: &mut CircleCollideWorld,
-    resized: &Query<(Entity, Ref<CircleCollider>), Changed<CircleCollider>>,
-) {
-    let changed: Vec<Entity> = (resized.iter())
-        .filter(|(_, c)| !c.is_added())
-        .map(|(e, _)| e)
-        .collect();
-    if changed.is_empty() {
-        return;
-    }
-    let last: HashMap<Entity, usize> = (world.entities.iter().enumerate())
-        .map(|(i, e)| (*e, i))
-        .collect();
-    for entity in changed {
-        if let Some(&i) = last.get(&entity) {
-            let b = world.sim.bodies();
-            let (place, radius) = (b.position(i), b.radius(i));
-            world.sim.wake_around(place, radius);
-        }
-    }
 }

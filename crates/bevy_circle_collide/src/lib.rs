@@ -123,6 +123,7 @@ pub mod preset;
 mod resolve;
 mod schedule;
 mod sleep;
+mod sleeper_wakes;
 mod spatial_query;
 mod tasks;
 mod time_of_impact;

@@ -21,10 +21,14 @@ use bevy::prelude::*;
 /// [`position`](Self::position), when the game sets `sleeping` to `false`, or when the
 /// [`CircleCollideConfig`](crate::CircleCollideConfig) changes. It also wakes when a
 /// body it touches leaves (despawned, its `CircleCollider` removed, or moved away by the
-/// game, static or asleep) or changes size — so what rested on it falls. Waking compares
-/// values, not change ticks (but for a resized collider), and a step that starts from a
-/// restored [`ContactMemory`](crate::ContactMemory) drops the removals and resizes
-/// before it, so a rollback that restores the components re-simulates exactly.
+/// game, static or asleep), changes size, or is given other
+/// [`CollisionLayers`](crate::CollisionLayers), [`Mass`](crate::Mass), friction, rolling
+/// resistance or moment of inertia, made a [`Sensor`](crate::Sensor) or no longer one,
+/// or loses one of those components — so what rested on it falls; and so does a sleeping
+/// body given those changes itself. Waking compares values, but for those changes
+/// (change ticks and removals), and a step that starts from a restored
+/// [`ContactMemory`](crate::ContactMemory) drops the wakes they queued before it, so a
+/// rollback that restores the components re-simulates exactly.
 ///
 /// ```
 /// # use bevy::prelude::*;

@@ -76,6 +76,9 @@ pub struct CircleCollideWorld {
     pub(crate) written_tick: Option<bevy::ecs::change_detection::Tick>,
     /// A body lost one of the components the gather reads since the last full step.
     pub(crate) lost_component: bool,
+    /// The bodies that lost one of those components since the last step: the sleepers
+    /// touching them wake ([`sleeper_wakes`](crate::sleeper_wakes)).
+    pub(crate) stripped: Vec<Entity>,
     /// The tick of the last gather (the integrate system's run that read the bodies).
     pub(crate) gathered_tick: bevy::ecs::change_detection::Tick,
     /// Whether the last write-back left every body as the core has it and hid no change
@@ -133,6 +136,7 @@ impl Default for CircleCollideWorld {
             idle: false,
             written_tick: None,
             lost_component: false,
+            stripped: Vec::new(),
             gathered_tick: Default::default(),
             kept_ready: false,
             keep_unchanged: true,

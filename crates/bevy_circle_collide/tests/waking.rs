@@ -178,3 +178,49 @@ fn a_sleeping_stack_slides_when_gravity_turns_sideways() {
     }
     assert!(furthest.iter().all(|&x| x > 9.4), "{furthest:?}");
 }
+
+/// Layer `memberships` alone, colliding with itself only.
+fn layers(memberships: u32) -> CollisionLayers {
+    CollisionLayers {
+        memberships,
+        filters: memberships,
+    }
+}
+
+/// A sleeping stack whose balls stop colliding (the game gives them disjoint
+/// `CollisionLayers`): the top ball wakes and falls through the bottom one to the floor.
+/// Asleep it was held like a static body and hung at y = 1.5, for good: nothing it
+/// touched moved, and a change of layers woke nobody.
+#[test]
+fn a_sleeping_ball_falls_through_a_ball_it_no_longer_collides_with() {
+    let mut app = app();
+    gravity_box(&mut app);
+    let (low, high) = stack_of_two(&mut app);
+    steps(&mut app, 150);
+    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    app.world_mut().entity_mut(low).insert(layers(1));
+    app.world_mut().entity_mut(high).insert(layers(2));
+    // Falling 1 unit takes 0.45 s: within 0.6 s it reaches the floor (y = 0.5).
+    assert!(lowest_y(&mut app, high, 36) < 0.55, "{}", pos(&app, high));
+}
+
+/// Two balls asleep on the floor, overlapping by half a radius, on disjoint layers: the
+/// game removes one's `CollisionLayers` (it now collides with every layer), the pair
+/// collides, and the balls wake and are pushed apart. Asleep, a pair of two sleeping
+/// bodies is never listed, so they stayed overlapped.
+#[test]
+fn sleeping_balls_that_start_colliding_are_pushed_apart() {
+    let mut app = app();
+    gravity_box(&mut app);
+    let a = spawn(&mut app, Vec2::new(5.0, 0.5), Vec2::ZERO, 0.5, Mass::Auto);
+    let b = spawn(&mut app, Vec2::new(5.5, 0.5), Vec2::ZERO, 0.5, Mass::Auto);
+    app.world_mut().entity_mut(a).insert(layers(1));
+    app.world_mut().entity_mut(b).insert(layers(2));
+    steps(&mut app, 60);
+    assert_eq!(sleeping(&app), 2, "both asleep, overlapping");
+    app.world_mut().entity_mut(a).remove::<CollisionLayers>();
+    steps(&mut app, 30);
+    let gap = pos(&app, a).distance(pos(&app, b)) - 1.0;
+    let slop = app.world().resource::<CircleCollideConfig>().overlap_slop;
+    assert!(gap >= -slop * 0.5 - 1e-4, "still {} r deep", -gap / 0.5);
+}

@@ -1,0 +1,66 @@
+//! Sleeping bodies that wake because something under or beside them changed in a way
+//! their positions do not show: a body resized, or given other collision layers, another
+//! mass, friction, rolling resistance or moment of inertia, made a sensor or no longer
+//! one, or stripped of one of those components. Asleep, a body is held like a static
+//! one: a ball resting on a body that stops colliding with it (its layers changed) would
+//! hang in the air, a ball held on a slope by friction set to zero would stay put.
+//!
+//! Such a body, asleep or not, wakes the sleeping bodies touching its place in the last
+//! step, itself included ([`Simulation::wake_around`](circle_collide_core::Simulation::wake_around)).
+//! A body spawned since the last step wakes nobody (a level loaded asleep stays asleep),
+//! and a rollback's restored components wake nobody either (the restored
+//! [`ContactMemory`](crate::ContactMemory) cancels the wakes, as for a resize).
+
+use crate::components::{
+    CircleCollider, CollisionLayers, Friction, Mass, MomentOfInertia, RollingResistance, Sensor,
+};
+use crate::world::CircleCollideWorld;
+use bevy::platform::collections::HashMap;
+use bevy::prelude::*;
+
+/// Bodies whose collision-relevant components other than the collider's size changed
+/// since the system last ran (added to a body that already had a collider included).
+pub(crate) type Retuned = (
+    With<CircleCollider>,
+    Or<(
+        Changed<CollisionLayers>,
+        Changed<Sensor>,
+        Changed<Mass>,
+        Changed<Friction>,
+        Changed<RollingResistance>,
+        Changed<MomentOfInertia>,
+    )>,
+);
+
+/// Wakes the sleeping bodies touching the last place of each body resized (not just
+/// spawned), retuned ([`Retuned`]) or stripped of a component since the last step
+/// (`world.stripped`, noted by [`note_removal`](crate::idle::note_removal)). The
+/// retuned bodies are looked for only when the last step left sleepers.
+pub(crate) fn wake_around_changed(
+    world: &mut CircleCollideWorld,
+    resized: &Query<(Entity, Ref<CircleCollider>), Changed<CircleCollider>>,
+    retuned: &Query<Entity, Retuned>,
+) {
+    let mut changed: Vec<Entity> = std::mem::take(&mut world.stripped);
+    changed.extend(
+        (resized.iter())
+            .filter(|(_, c)| !c.is_added())
+            .map(|(e, _)| e),
+    );
+    if world.sim.stats().sleeping > 0 {
+        changed.extend(retuned.iter());
+    }
+    if changed.is_empty() {
+        return;
+    }
+    let last: HashMap<Entity, usize> = (world.entities.iter().enumerate())
+        .map(|(i, e)| (*e, i))
+        .collect();
+    for entity in changed {
+        if let Some(&i) = last.get(&entity) {
+            let b = world.sim.bodies();
+            let (place, radius) = (b.position(i), b.radius(i));
+            world.sim.wake_around(place, radius);
+        }
+    }
+}
