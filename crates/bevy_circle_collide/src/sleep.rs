@@ -23,7 +23,8 @@ use bevy::prelude::*;
 /// body it touches leaves (despawned, its `CircleCollider` removed, or moved away by the
 /// game, static or asleep), changes size, or is given other
 /// [`CollisionLayers`](crate::CollisionLayers), [`Mass`](crate::Mass), friction, rolling
-/// resistance or moment of inertia, made a [`Sensor`](crate::Sensor) or no longer one,
+/// resistance, moment of inertia or [`IgnoredCollisions`](crate::IgnoredCollisions),
+/// made a [`Sensor`](crate::Sensor) or no longer one,
 /// or loses one of those components — so what rested on it falls; and so does a sleeping
 /// body given those changes itself. Waking compares values, but for those changes
 /// (change ticks and removals), and a step that starts from a restored

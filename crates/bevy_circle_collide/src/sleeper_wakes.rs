@@ -1,7 +1,7 @@
 //! Sleeping bodies that wake because something under or beside them changed in a way
 //! their positions do not show: a body resized, or given other collision layers, another
-//! mass, friction, rolling resistance or moment of inertia, made a sensor or no longer
-//! one, or stripped of one of those components. Asleep, a body is held like a static
+//! mass, friction, rolling resistance, moment of inertia or ignored partners, made a
+//! sensor or no longer one, or stripped of one of those components. Asleep, a body is held like a static
 //! one: a ball resting on a body that stops colliding with it (its layers changed) would
 //! hang in the air, a ball held on a slope by friction set to zero would stay put.
 //!
@@ -12,7 +12,8 @@
 //! [`ContactMemory`](crate::ContactMemory) cancels the wakes, as for a resize).
 
 use crate::components::{
-    CircleCollider, CollisionLayers, Friction, Mass, MomentOfInertia, RollingResistance, Sensor,
+    CircleCollider, CollisionLayers, Friction, IgnoredCollisions, Mass, MomentOfInertia,
+    RollingResistance, Sensor,
 };
 use crate::world::CircleCollideWorld;
 use bevy::platform::collections::HashMap;
@@ -29,6 +30,7 @@ pub(crate) type Retuned = (
         Changed<Friction>,
         Changed<RollingResistance>,
         Changed<MomentOfInertia>,
+        Changed<IgnoredCollisions>,
     )>,
 );
 

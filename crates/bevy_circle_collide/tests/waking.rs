@@ -204,6 +204,19 @@ fn a_sleeping_ball_falls_through_a_ball_it_no_longer_collides_with() {
     assert!(lowest_y(&mut app, high, 36) < 0.55, "{}", pos(&app, high));
 }
 
+/// The same with the pair ignored (`IgnoredCollisions` added to the top ball, naming the
+/// bottom one): the top ball wakes and falls through.
+#[test]
+fn a_sleeping_ball_falls_through_a_ball_it_now_ignores() {
+    let mut app = app();
+    gravity_box(&mut app);
+    let (low, high) = stack_of_two(&mut app);
+    steps(&mut app, 150);
+    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    (app.world_mut().entity_mut(high)).insert(IgnoredCollisions(vec![low]));
+    assert!(lowest_y(&mut app, high, 36) < 0.55, "{}", pos(&app, high));
+}
+
 /// Two balls asleep on the floor, overlapping by half a radius, on disjoint layers: the
 /// game removes one's `CollisionLayers` (it now collides with every layer), the pair
 /// collides, and the balls wake and are pushed apart. Asleep, a pair of two sleeping
