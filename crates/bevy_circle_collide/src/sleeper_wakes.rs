@@ -1,15 +1,18 @@
 //! Sleeping bodies that wake because something under or beside them changed in a way
 //! their positions do not show: a body resized, or given other collision layers, another
 //! mass, friction, rolling resistance, moment of inertia or ignored partners, made a
-//! sensor or no longer one, or stripped of one of those components. Asleep, a body is held like a static
-//! one: a ball resting on a body that stops colliding with it (its layers changed) would
-//! hang in the air, a ball held on a slope by friction set to zero would stay put.
+//! sensor or no longer one, or stripped of one of those components. Asleep, a body is
+//! held like a static one: a ball resting on a body that stops colliding with it (its
+//! layers changed) would hang in the air, a ball held on a slope by friction set to zero
+//! would stay put.
 //!
 //! Such a body, asleep or not, wakes the sleeping bodies touching its place in the last
-//! step, itself included ([`Simulation::wake_around`](circle_collide_core::Simulation::wake_around)).
+//! step, itself included
+//! ([`Simulation::wake_around`](circle_collide_core::Simulation::wake_around)); a resized
+//! body's new circle then wakes what it reaches as any sleeper's or awake body's touch.
 //! A body spawned since the last step wakes nobody (a level loaded asleep stays asleep),
 //! and a rollback's restored components wake nobody either (the restored
-//! [`ContactMemory`](crate::ContactMemory) cancels the wakes, as for a resize).
+//! [`ContactMemory`](crate::ContactMemory) cancels the wakes).
 
 use crate::components::{
     CircleCollider, CollisionLayers, Friction, IgnoredCollisions, Mass, MomentOfInertia,
