@@ -55,11 +55,16 @@ impl Simulation {
         let mut outside = std::mem::take(&mut self.woken);
         outside.clear();
         let mut steered = 0;
+        // Sum of the dynamic circles' squared radii (asleep or not), for `overfull`.
+        let mut filled = 0.0;
         for (i, h) in self.bodies.hot.iter_mut().enumerate() {
             h.time = 0.0;
             h.version = 0;
             h.clear_step_marks();
             steered += usize::from(h.steered());
+            if arena.is_some() && (h.inv_mass > 0.0 || h.sleeping()) && !h.sensor() {
+                filled += h.radius * h.radius;
+            }
             if h.sleeping() {
                 self.stats.sleeping_at_start += 1;
                 // A body asleep beyond the slop in a wall (added asleep there, or the
@@ -104,6 +109,10 @@ impl Simulation {
         self.near_wall_listed = Some((arena, slop));
         self.min_radius = min_radius;
         self.max_radius = max_radius;
+        self.overfull = arena.is_some_and(|a| {
+            let size = a.max - a.min;
+            std::f64::consts::PI * filled > size.x * size.y
+        });
         for &k in &outside {
             // Woken after the list of bodies near a wall: every body is looked at instead.
             self.wake_flying(k as usize, flies);

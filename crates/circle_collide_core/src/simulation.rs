@@ -120,6 +120,10 @@ pub struct Simulation {
     /// Largest radius of an awake dynamic, non-sensor body this step (0 if there is none):
     /// a world whose awake circles are all alike needs no per-body sleep scale.
     pub(crate) max_radius: f64,
+    /// The dynamic circles' total area exceeds the arena's this step: no arrangement
+    /// fits them, so the push-out works within the limit without gravity from the first
+    /// step (see [`GRAVITY_WORK_FACTOR`](crate::resolve::GRAVITY_WORK_FACTOR)).
+    pub(crate) overfull: bool,
     /// Scratch of the sleep module: bodies to wake with their islands, and with their
     /// neighbours (seeds and the bodies woken), islands' union–find (or the bodies held
     /// awake) and rest times.
