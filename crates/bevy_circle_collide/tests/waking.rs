@@ -1,5 +1,6 @@
-//! What wakes a sleeping body through the plugin: a moving kinematic body, and a body
-//! that leaves or changes under it (despawned, collider removed or resized, moved away).
+//! What wakes a sleeping body through the plugin: a moving kinematic body, a body that
+//! leaves or changes under it (despawned, collider removed or resized, moved away, given
+//! other layers or ignored partners), and a changed configuration (gravity turned).
 
 mod common;
 use bevy::prelude::*;
