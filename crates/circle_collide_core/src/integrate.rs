@@ -13,7 +13,11 @@ impl Simulation {
     /// from the bodies when needed) to run to `dt`, and notes which bodies' paths come
     /// within the slop of a wall (the only ones whose wall hits
     /// [`solve_impacts`](Self::solve_impacts) predicts at the start of the step, unless
-    /// bodies, the arena or the slop change in between).
+    /// bodies, the arena or the slop change in between). Sleeping bodies wake, all of
+    /// them, if the gravity or the arena's walls differ from the last step's, and each
+    /// one sunk in a wall beyond the slop; and the step notes whether the dynamic
+    /// circles' total area exceeds the arena's (the push-out's limit then stays the one
+    /// without gravity).
     pub fn integrate(&mut self, dt: f64) {
         self.dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         self.impacts.clear();
