@@ -55,17 +55,19 @@ pub(crate) fn wake_around_changed(
     if world.sim.stats().sleeping > 0 {
         changed.extend(retuned.iter());
     }
-    if changed.is_empty() {
-        return;
-    }
-    let last: HashMap<Entity, usize> = (world.entities.iter().enumerate())
-        .map(|(i, e)| (*e, i))
-        .collect();
-    for entity in changed {
-        if let Some(&i) = last.get(&entity) {
-            let b = world.sim.bodies();
-            let (place, radius) = (b.position(i), b.radius(i));
-            world.sim.wake_around(place, radius);
+    if !changed.is_empty() {
+        let last: HashMap<Entity, usize> = (world.entities.iter().enumerate())
+            .map(|(i, e)| (*e, i))
+            .collect();
+        for entity in &changed {
+            if let Some(&i) = last.get(entity) {
+                let b = world.sim.bodies();
+                let (place, radius) = (b.position(i), b.radius(i));
+                world.sim.wake_around(place, radius);
+            }
         }
     }
+    // The list's allocation serves the next removals.
+    changed.clear();
+    world.stripped = changed;
 }

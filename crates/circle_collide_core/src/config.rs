@@ -285,6 +285,14 @@ pub struct SleepConfig {
     pub by_neighbourhood: bool,
 }
 
+impl SleepConfig {
+    /// The speed at or below which a held body of sleep scale `scale` rests: the
+    /// configured [`speed`](Self::speed), by default half the scale per second.
+    pub(crate) fn speed_for(&self, scale: f64) -> f64 {
+        self.speed.unwrap_or(0.5 * scale)
+    }
+}
+
 impl Default for SleepConfig {
     fn default() -> Self {
         Self {

@@ -105,10 +105,17 @@ impl Simulation {
     #[inline]
     pub(crate) fn pair_resting_speed_at(&self, r: f64) -> f64 {
         if self.resting_by_radius && self.config.gravity == DVec2::ZERO {
-            RESTING_RADII_PER_SECOND * r.max(self.min_radius)
+            self.own_resting_speed(r)
         } else {
             self.resting_speed
         }
+    }
+
+    /// [`RESTING_RADII_PER_SECOND`] times `r`, never less than the world's (that of its
+    /// smallest dynamic circle): the default resting speed of a pair scaled to its bodies.
+    #[inline]
+    fn own_resting_speed(&self, r: f64) -> f64 {
+        RESTING_RADII_PER_SECOND * r.max(self.min_radius)
     }
 
     /// The resting speed of a pair with a steered body whose smaller circle has radius
@@ -118,7 +125,7 @@ impl Simulation {
     /// the pair's own.
     #[inline]
     pub(crate) fn steered_resting_speed_at(&self, r: f64) -> f64 {
-        let own = RESTING_RADII_PER_SECOND * r.max(self.min_radius);
+        let own = self.own_resting_speed(r);
         if !self.resting_by_radius {
             self.steered_resting_speed
         } else if self.config.gravity == DVec2::ZERO {

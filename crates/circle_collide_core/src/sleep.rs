@@ -75,7 +75,7 @@ impl Simulation {
                 && (b.rest_time[other] == 0.0
                     || o.vel.length()
                         > DISTURB_FRACTION
-                            * self.sleep_speed_of(o.radius.max(b.hot[sleeper].radius)))
+                            * (self.config.sleep).speed_for(o.radius.max(b.hot[sleeper].radius)))
             {
                 near.push(sleeper as u32);
             }
@@ -267,13 +267,6 @@ impl Simulation {
         self.woken = hit;
     }
 
-    /// The speed at or below which a held body of sleep scale `scale` rests
-    /// ([`SleepConfig::speed`](crate::config::SleepConfig::speed); by default half the
-    /// scale per second).
-    fn sleep_speed_of(&self, scale: f64) -> f64 {
-        self.config.sleep.speed.unwrap_or(0.5 * scale)
-    }
-
     /// Fills `sleep_scale` with each body's sleep scale: the largest radius among it and
     /// the awake dynamic bodies touching it (not sensors). A speck of dust lying in a
     /// pile is judged on the pile's scale: it rides bodies that creep at a fraction of
@@ -388,7 +381,7 @@ impl Simulation {
         let scale = &self.sleep_scale;
         for (i, (h, rest)) in b.hot[..rows].iter().zip(&mut b.rest_time).enumerate() {
             // A spinning body's surface moves: it rests only when that is slow too.
-            let speed = fixed.unwrap_or(0.5 * scale.get(i).copied().unwrap_or(h.radius));
+            let speed = sleep.speed_for(scale.get(i).copied().unwrap_or(h.radius));
             let slow =
                 h.vel.length() <= speed && (!spinning || b.spin[i].omega.abs() * h.radius <= speed);
             if h.sleeping() {
