@@ -270,15 +270,7 @@ fn outside_the_arena_is_pushed_in_and_absurd_speeds_stay_inside() {
 #[test]
 fn a_body_spawned_asleep_outside_the_arena_wakes_and_comes_in() {
     let mut app = app();
-    app.world_mut().resource_mut::<CircleCollideConfig>().arena = Some(ArenaConfig {
-        min: Vec2::ZERO,
-        max: Vec2::splat(10.0),
-        restitution: 0.0,
-        friction: 0.0,
-    });
-    app.world_mut()
-        .resource_mut::<CircleCollideConfig>()
-        .gravity = Vec2::new(0.0, -9.81);
+    gravity_box(&mut app);
     // A step with the configuration as it stays (a changed one wakes every body).
     steps(&mut app, 1);
     let at = Vec2::new(5.0, 13.0);
