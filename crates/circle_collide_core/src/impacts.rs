@@ -37,6 +37,7 @@ impl Simulation {
         self.queue.clear();
         self.late_pairs.clear();
         self.late_compacted = 0;
+        self.same_instant.begin_step(self.bodies.len());
         self.resting_speed = self.config.resting_speed_for(self.dt, self.min_radius);
         self.steered_resting_speed =
             (self.config).steered_resting_speed_for(self.dt, self.min_radius);
@@ -326,6 +327,14 @@ impl Simulation {
         let Some(r) = normal_impulse(vi, vj, wi, wj, m.normal, e) else {
             return;
         };
+        // The same instant again and again: the touching cluster at once.
+        if let Some(k) = self.same_instant_run(i, Some(j), t)
+            && e < 1.0
+            && self.solve_same_instant(k, t, e, resting)
+        {
+            return;
+        }
+        let b = &mut self.bodies;
         b.hot[i].vel = r.v1;
         b.hot[j].vel = r.v2;
         b.hot[i].mark_hit();
@@ -364,6 +373,13 @@ impl Simulation {
         let Some(r) = normal_impulse(v, DVec2::ZERO, b.hot[i].inv_mass, 0.0, n, e) else {
             return;
         };
+        if let Some(k) = self.same_instant_run(i, None, t)
+            && e < 1.0
+            && self.solve_same_instant(k, t, e, resting)
+        {
+            return;
+        }
+        let b = &mut self.bodies;
         b.hot[i].vel = r.v1;
         b.hot[i].mark_hit();
         self.stats.external_impulse += (r.v1 - v) / b.hot[i].inv_mass;
@@ -387,7 +403,7 @@ impl Simulation {
     /// in the grid with its new path, and predict its pairs and wall hit again. Under
     /// gravity it first decides how the body moves on: held on a straight line if it
     /// now rests on a support ([`held_at`](Self::held_at)), else flying.
-    fn course_changed(&mut self, k: usize, t: f64) {
+    pub(crate) fn course_changed(&mut self, k: usize, t: f64) {
         if self.bodies.hot[k].inv_mass == 0.0 {
             return; // static bodies never change course
         }

@@ -71,6 +71,8 @@ pub struct Simulation {
     pub(crate) stats: StepStats,
     pub(crate) dt: f64,
     pub(crate) scratch: Vec<usize>,
+    /// Same-instant runs of impacts and their cluster solves' scratch.
+    pub(crate) same_instant: crate::same_instant::SameInstant,
     pub(crate) resting: Vec<crate::contacts::SolverContact>,
     /// The contact solver's packed bodies and rows (scratch).
     pub(crate) rows: crate::contact_rows::ContactRows,
@@ -524,7 +526,8 @@ impl Simulation {
                     + cap(&self.push_seen)
                     + cap(&self.island_parent)
                     + cap(&self.island_rest)
-                    + cap(&self.sleep_scale),
+                    + cap(&self.sleep_scale)
+                    + self.same_instant.heap_bytes(),
             ),
         ];
         list.push(("level", self.level.heap_bytes()));

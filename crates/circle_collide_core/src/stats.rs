@@ -47,6 +47,11 @@ pub struct StepStats {
     pub resting_impacts: usize,
     /// Predicted events discarded because a body had changed course.
     pub stale_events: usize,
+    /// Same-instant runs solved as one cluster
+    /// ([`same_instant`](crate::same_instant)): a body hit
+    /// [`RUN_TRIGGER`](crate::same_instant::RUN_TRIGGER) times at one instant. Normally 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub cluster_solves: usize,
     /// Overlaps beyond the slop pushed apart at the end of the step.
     pub overlaps_fixed: usize,
     /// Pairs overlapping, and circles sunk into a wall, deeper than the slop when the
