@@ -535,6 +535,7 @@ fn stats_section(
                         "impacts / step (resting)",
                         format!("{} ({})", d.impacts, d.resting_impacts),
                     ),
+                    ("same-instant clusters / step", d.cluster_solves.to_string()),
                     (
                         "overlaps fixed (left)",
                         format!("{} ({})", d.overlaps_fixed, d.overlaps_left),

@@ -30,6 +30,11 @@ pub struct CollisionDiagnostics {
     pub impacts: usize,
     /// Resting impacts among them.
     pub resting_impacts: usize,
+    /// Same-instant runs solved as one cluster in the last step: a light body hit
+    /// hundreds of times at one instant (a pebble under a crate landing on it) is solved
+    /// with the bodies it touches at once (`circle_collide_core::same_instant`). Normally 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub cluster_solves: usize,
     /// Overlaps pushed apart at the end of the step.
     pub overlaps_fixed: usize,
     /// Overlaps (pairs, and circles in a wall) still deeper than the slop after the

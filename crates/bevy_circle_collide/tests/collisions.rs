@@ -250,3 +250,51 @@ fn cradle_passes_the_velocity_down_the_chain() {
     }
     assert_eq!(events(&mut app).len(), 4);
 }
+
+#[test]
+fn crates_landing_on_a_pebble_are_one_cluster_solve_reported_in_the_diagnostics() {
+    // A pebble of radius 0.05 on the floor, a column of three crates of radius 2 landing
+    // on it at 10 units/s, restitution 0.2: binary impacts one by one took the whole
+    // impact cap (a fallback step); the same-instant run is solved as one cluster.
+    let mut app = app();
+    {
+        let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
+        config.gravity = Vec2::new(0.0, -9.81);
+        config.default_restitution = 0.2;
+        config.max_impacts_per_body = 2000;
+        config.arena = Some(ArenaConfig {
+            min: Vec2::ZERO,
+            max: Vec2::splat(40.0),
+            restitution: 0.2,
+            friction: 0.0,
+        });
+    }
+    let r = 0.05;
+    let pebble = spawn(
+        &mut app,
+        Vec2::new(10.0, r),
+        Vec2::ZERO,
+        r,
+        Mass::Fixed(r * r),
+    );
+    let crates: Vec<Entity> = (0..3)
+        .map(|k| {
+            let y = 2.0 * r + 2.0 + 1e-3 + 4.0 * k as f32;
+            let v = Vec2::new(0.0, -10.0);
+            spawn(&mut app, Vec2::new(10.0, y), v, 2.0, Mass::Fixed(4.0))
+        })
+        .collect();
+    steps(&mut app, 1);
+    let d = app.world().resource::<CollisionDiagnostics>().clone();
+    assert!(!d.last_step_fell_back, "{d:?}");
+    assert!(d.cluster_solves >= 1 && d.impacts < 400, "{d:?}");
+    // The column bounces at about e × its speed; the pebble stays on the floor.
+    for c in &crates {
+        assert!(vel(&app, *c).y > 1.0, "crate {}", vel(&app, *c));
+    }
+    assert!(
+        pos(&app, pebble).y > 0.9 * r,
+        "pebble at {}",
+        pos(&app, pebble)
+    );
+}
