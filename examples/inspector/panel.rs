@@ -535,7 +535,10 @@ fn stats_section(
                         "impacts / step (resting)",
                         format!("{} ({})", d.impacts, d.resting_impacts),
                     ),
-                    ("same-instant clusters / step", d.cluster_solves.to_string()),
+                    (
+                        "same-instant clusters / step (squeezed)",
+                        format!("{} ({})", d.cluster_solves, d.squeezed_clusters),
+                    ),
                     (
                         "overlaps fixed (left)",
                         format!("{} ({})", d.overlaps_fixed, d.overlaps_left),

@@ -35,6 +35,12 @@ pub struct CollisionDiagnostics {
     /// with the bodies it touches at once (`circle_collide_core::same_instant`). Normally 0.
     #[cfg_attr(feature = "serialize", serde(default))]
     pub cluster_solves: usize,
+    /// Same-instant clusters in the last step that could not stop closing: a body squeezed
+    /// where nothing gives way (a kinematic body driving it into a wall, or hitting it
+    /// again and again in one step); the kinematic body wins, and the contacts with
+    /// immovable partners go to the push-out. Normally 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub squeezed_clusters: usize,
     /// Overlaps pushed apart at the end of the step.
     pub overlaps_fixed: usize,
     /// Overlaps (pairs, and circles in a wall) still deeper than the slop after the

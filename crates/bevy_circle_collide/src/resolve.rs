@@ -260,6 +260,7 @@ pub(crate) fn resolve(
     d.impacts = stats.impacts;
     d.resting_impacts = stats.resting_impacts;
     d.cluster_solves = stats.cluster_solves;
+    d.squeezed_clusters = stats.squeezed_clusters;
     d.overlaps_fixed = stats.overlaps_fixed;
     d.overlaps_left = stats.overlaps_left;
     d.solver_contacts = stats.resting_contacts;

@@ -298,3 +298,47 @@ fn crates_landing_on_a_pebble_are_one_cluster_solve_reported_in_the_diagnostics(
         pos(&app, pebble)
     );
 }
+
+#[test]
+fn a_ball_pushed_into_a_wall_by_a_kinematic_paddle_at_the_default_restitution_never_falls_back() {
+    // The plugin's default restitution is 1: a ball 0.1 from the right wall, a kinematic
+    // paddle (`Mass::Static` with a velocity) sliding into it. One impact at a time the
+    // ball was bounced between the two ever faster while the gap closed, up to the
+    // step's impact cap; now the kinematic body wins and the ball's wall contact goes to
+    // the push-out for that step.
+    let mut app = app();
+    {
+        let mut config = app.world_mut().resource_mut::<CircleCollideConfig>();
+        config.arena = Some(ArenaConfig {
+            min: Vec2::ZERO,
+            max: Vec2::splat(40.0),
+            restitution: 1.0,
+            friction: 0.0,
+        });
+    }
+    let ball = spawn(&mut app, Vec2::new(38.9, 20.0), Vec2::ZERO, 1.0, Mass::Auto);
+    spawn(
+        &mut app,
+        Vec2::new(36.899, 20.0),
+        Vec2::new(2.0, 0.0),
+        1.0,
+        Mass::Static,
+    );
+    let mut squeezed = 0;
+    for step in 0..8 {
+        steps(&mut app, 1);
+        let d = app.world().resource::<CollisionDiagnostics>().clone();
+        assert!(
+            !d.last_step_fell_back && d.impacts < 600,
+            "step {step}: {d:?}"
+        );
+        squeezed += d.squeezed_clusters;
+        let (p, v) = (pos(&app, ball), vel(&app, ball));
+        // One elastic bounce off the paddle sends it at 4; it is never pumped past that.
+        assert!(
+            v.length() <= 4.0 + 1e-4 && p.x <= 39.02,
+            "step {step}: {p} {v}"
+        );
+    }
+    assert!(squeezed >= 1, "the ball was never squeezed");
+}

@@ -37,7 +37,8 @@ impl Simulation {
         self.queue.clear();
         self.late_pairs.clear();
         self.late_compacted = 0;
-        self.same_instant.begin_step(self.bodies.len());
+        let cap = self.config.impact_cap(self.bodies.len());
+        self.same_instant.begin_step(self.bodies.len(), cap);
         self.resting_speed = self.config.resting_speed_for(self.dt, self.min_radius);
         self.steered_resting_speed =
             (self.config).steered_resting_speed_for(self.dt, self.min_radius);
@@ -52,7 +53,6 @@ impl Simulation {
         self.solve_contacts();
         self.predict_start();
         self.follow_contact_changes();
-        let cap = self.config.impact_cap(self.bodies.len());
         while let Some(ev) = self.queue.pop() {
             let a = ev.a as usize;
             let body = is_body(ev.b);
@@ -210,8 +210,9 @@ impl Simulation {
             // A sensor reports entry only; while the pair overlaps there is nothing to report.
             return Prediction::Nothing;
         }
-        if self.solver_owns(i, j as u32) {
-            // The solver's contact this step, untouched by an impact since.
+        if self.solver_owns(i, j as u32) || self.same_instant.gave_up(i, j as u32) {
+            // The solver's contact this step, untouched by an impact since; or one a
+            // squeezed cluster handed to the push-out.
             return Prediction::Resting;
         }
         if self.pairs_may_rest && !b.sensor_pair(i, j) {
@@ -275,6 +276,7 @@ impl Simulation {
             let e = combine.combine(b.restitution[i], touch.restitution);
             let resting_speed = self.static_resting_speed(i, touch.normal, e);
             let resting_on = self.solver_owns(i, touch.code)
+                || self.same_instant.gave_up(i, touch.code)
                 || (resting_speed > 0.0
                     && touch.depth >= -margin
                     && v.dot(touch.normal) <= resting_speed);
@@ -328,9 +330,8 @@ impl Simulation {
             return;
         };
         // The same instant again and again: the touching cluster at once.
-        if let Some(k) = self.same_instant_run(i, Some(j), t)
-            && e < 1.0
-            && self.solve_same_instant(k, t, e, resting)
+        if let Some(run) = self.same_instant_run(i, Some(j), t)
+            && self.solve_same_instant(run, t, e, resting)
         {
             return;
         }
@@ -373,9 +374,8 @@ impl Simulation {
         let Some(r) = normal_impulse(v, DVec2::ZERO, b.hot[i].inv_mass, 0.0, n, e) else {
             return;
         };
-        if let Some(k) = self.same_instant_run(i, None, t)
-            && e < 1.0
-            && self.solve_same_instant(k, t, e, resting)
+        if let Some(run) = self.same_instant_run(i, None, t)
+            && self.solve_same_instant(run, t, e, resting)
         {
             return;
         }

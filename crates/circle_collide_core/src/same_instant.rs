@@ -26,11 +26,19 @@
 //!
 //! An elastic run (restitution 1) is left to exact binary impacts: the energy bounds it
 //! (a pebble between the floor and a crate a million times heavier takes about 3100 of
-//! them), and the second round would lose energy. The solve is declined, and the impacts
-//! go on one by one as before (up to the impact cap), when it has no solution (a circle
-//! squeezed between partners that cannot give way, such as a kinematic body driving it
-//! into a wall), or when it would add kinetic energy in a cluster without a moving
-//! kinematic body.
+//! them), and the second round would lose energy — unless a moving kinematic body is in
+//! the cluster: it feeds the run without end (a crate between a kinematic paddle and a
+//! wall, bounced ever faster), and the cluster is solved, without restitution (the bounce
+//! off the driver is what pumps it). Such runs need not come at one instant (the gap to
+//! the wall closes while the crate bounces): [`DRIVEN_TRIGGER`] counts a body's impacts
+//! by moving kinematic bodies over the whole step, and squeezes its cluster at once.
+//!
+//! A cluster whose contacts cannot all stop closing (a body squeezed between partners
+//! that cannot give way, such as a kinematic body driving it into a wall) is *squeezed*
+//! (`squeeze.rs`): the kinematic body wins, and the contacts with immovable partners go
+//! to the push-out for the rest of the step. The solve is declined, and the impacts go on
+//! one by one, when it would add kinetic energy in a cluster without a moving kinematic
+//! body.
 
 use crate::events::{Impact, Other, static_other};
 use crate::manifold::manifold;
@@ -38,8 +46,12 @@ use crate::simulation::Simulation;
 use crate::small_lcp::{LcpScratch, solve};
 use glam::DVec2;
 
+mod squeeze;
+
 /// Impacts of one body within [`RUN_WINDOW`] that make a run: at the 256th (and again at
-/// the 512th, the 1024th …) its cluster is solved at once. A cradle's middle ball takes
+/// the 512th, the 1024th …) its cluster is solved at once (in a world whose impact cap
+/// is below 1024, at the first power of two from a quarter of the cap: at the default
+/// `max_impacts_per_body`, fewer than 30 bodies). A cradle's middle ball takes
 /// two impacts at one instant; hundreds are a body rattling in place. Lower triggers
 /// caught runs in the landing of the jittered piles too (at 8, ~10,000 cluster solves in
 /// 10 s of the pile of 2000; at 64, 10–24), where the truncated clusters bred more
@@ -47,6 +59,14 @@ use glam::DVec2;
 /// the pile of 10,000 still met one. At 256 no run of the design's scenes (gas, piles,
 /// crowds, walkers, marches) reaches it: their results are the same bits.
 pub const RUN_TRIGGER: u32 = 256;
+
+/// Impacts of one body by moving kinematic bodies within one step that call for a cluster
+/// solve whatever their times (and again at twice, four times … as many): a body between
+/// a kinematic paddle and a wall, bounced between them ever faster while the gap closes
+/// (restitution 1: 64,128 impacts to the cap of a world of 2002 bodies, 172 ms), is hit
+/// at ever closer but distinct times. A paddle meets a body it pushes once or twice a
+/// step; sixty-four hits are a squeeze.
+pub const DRIVEN_TRIGGER: u32 = 64;
 
 /// The width of an instant, as a fraction of the step: impacts of a body this close in
 /// time after the first of its run belong to the run (a light body between two partners
@@ -68,6 +88,8 @@ struct Run {
     start: f64,
     /// Impacts so far.
     count: u32,
+    /// Impacts by a moving kinematic body in the whole step.
+    driven: u32,
 }
 
 /// One contact of a cluster: body `a`, its partner (a body or a static code), the unit
@@ -91,11 +113,52 @@ enum Partner {
     Static(u32, f64),
 }
 
+impl Partner {
+    /// The body's index, if a body.
+    fn body(self) -> Option<u32> {
+        match self {
+            Partner::Body(j) => Some(j),
+            Partner::Static(..) => None,
+        }
+    }
+
+    /// The body's index or the static partner's code (codes lie above every index).
+    fn code(self) -> u32 {
+        match self {
+            Partner::Body(j) | Partner::Static(j, _) => j,
+        }
+    }
+}
+
+/// What calls for a cluster solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Trigger {
+    /// A run of impacts at one instant ([`RUN_TRIGGER`]).
+    Instant,
+    /// Impacts by moving kinematic bodies in the step ([`DRIVEN_TRIGGER`]): the cluster
+    /// is squeezed at once ([`Simulation::squeeze`]).
+    Driven,
+}
+
+/// What a cluster solve came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Impulses found and applied.
+    Solved,
+    /// Left to the binary impacts.
+    Declined,
+    /// No impulses stop every contact from closing: a body squeezed where nothing gives
+    /// way ([`Simulation::squeeze`]).
+    Squeezed,
+}
+
 /// The runs of the step and the scratch of the cluster solve.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct SameInstant {
     runs: Vec<Run>,
     stamp: u32,
+    /// This step's trigger: [`RUN_TRIGGER`], or a quarter of a small world's impact cap.
+    trigger: u32,
     bodies: Vec<u32>,
     velocities: Vec<DVec2>,
     contacts: Vec<ClusterContact>,
@@ -103,12 +166,18 @@ pub(crate) struct SameInstant {
     a: Vec<f64>,
     q: Vec<f64>,
     x: Vec<f64>,
+    total: Vec<f64>,
+    /// Contacts of squeezed clusters handed to the push-out for the rest of the step:
+    /// `(lower, higher)` of a body's index and its partner's index or static code.
+    given_up: Vec<(u32, u32)>,
     lcp: LcpScratch,
 }
 
 impl SameInstant {
-    /// Starts a step of `n` bodies: every run from before is over.
-    pub(crate) fn begin_step(&mut self, n: usize) {
+    /// Starts a step of `n` bodies and an impact cap of `cap`: every run from before is
+    /// over.
+    pub(crate) fn begin_step(&mut self, n: usize, cap: usize) {
+        self.trigger = (cap / 4).clamp(8, RUN_TRIGGER as usize) as u32;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.runs.iter_mut().for_each(|r| r.stamp = 0);
@@ -117,24 +186,45 @@ impl SameInstant {
         if self.runs.len() < n {
             self.runs.resize(n, Run::default());
         }
+        self.given_up.clear();
+    }
+
+    /// Whether the pair of body `i` and `other` (a body's index or a static code) was
+    /// handed to the push-out for the rest of the step by a squeezed cluster.
+    #[inline]
+    pub(crate) fn gave_up(&self, i: usize, other: u32) -> bool {
+        let i = i as u32;
+        !self.given_up.is_empty() && self.given_up.contains(&(i.min(other), i.max(other)))
     }
 
     /// Counts an impact of body `i` at step time `t` (`window` wide instants); whether
     /// its run just reached a size that calls for a cluster solve.
-    fn note(&mut self, i: usize, t: f64, window: f64) -> bool {
+    /// Counts an impact of body `i` at step time `t` (`window` wide instants; `driven`:
+    /// by a moving kinematic body); what calls for a cluster solve, if anything: its run
+    /// at one instant, or its impacts by moving kinematic bodies in the step.
+    fn note(&mut self, i: usize, t: f64, window: f64, driven: bool) -> Option<Trigger> {
         let stamp = self.stamp;
-        let Some(run) = self.runs.get_mut(i) else {
-            return false;
-        };
-        if run.stamp != stamp || t - run.start > window {
+        let run = self.runs.get_mut(i)?;
+        if run.stamp != stamp {
             *run = Run {
                 stamp,
                 start: t,
                 count: 0,
+                driven: 0,
             };
+        } else if t - run.start > window {
+            (run.start, run.count) = (t, 0);
         }
         run.count += 1;
-        run.count >= RUN_TRIGGER && run.count.is_power_of_two()
+        run.driven += u32::from(driven);
+        let calls = |count: u32, from: u32| count >= from && count.is_power_of_two();
+        if driven && calls(run.driven, DRIVEN_TRIGGER.min(self.trigger)) {
+            Some(Trigger::Driven)
+        } else if calls(run.count, self.trigger) {
+            Some(Trigger::Instant)
+        } else {
+            None
+        }
     }
 
     /// Bytes of heap memory held.
@@ -148,37 +238,69 @@ impl SameInstant {
             + cap(&self.a)
             + cap(&self.q)
             + cap(&self.x)
+            + cap(&self.total)
+            + cap(&self.given_up)
     }
 }
 
 impl Simulation {
     /// Counts the impact of body `i` (and body `j`, if any) at step time `t`; the body
-    /// whose run calls for a cluster solve, if one does.
-    pub(crate) fn same_instant_run(&mut self, i: usize, j: Option<usize>, t: f64) -> Option<usize> {
+    /// whose run calls for a cluster solve, and why, if one does.
+    pub(crate) fn same_instant_run(
+        &mut self,
+        i: usize,
+        j: Option<usize>,
+        t: f64,
+    ) -> Option<(usize, Trigger)> {
         let window = RUN_WINDOW * self.dt;
-        let ri = self.same_instant.note(i, t, window);
-        let rj = j.is_some_and(|j| self.same_instant.note(j, t, window));
-        if ri {
-            Some(i)
-        } else if rj {
-            j
-        } else {
-            None
-        }
+        let hot = &self.bodies.hot;
+        let driving = |k: usize| hot[k].inv_mass == 0.0 && hot[k].vel != DVec2::ZERO;
+        let (i_driven, j_driven) = j.map_or((false, false), |j| (driving(j), driving(i)));
+        let ri = self.same_instant.note(i, t, window, i_driven);
+        let rj = j.and_then(|j| self.same_instant.note(j, t, window, j_driven));
+        ri.map(|r| (i, r)).or(j.zip(rj))
     }
 
     /// Solves the cluster of body `k` at step time `t` with restitution `e` (see the
-    /// module docs; `resting`: the impact that triggered it was a resting one): `true` if it did (velocities changed, impacts recorded, courses
-    /// changed), `false` if it declined and the caller's binary impact stands.
-    pub(crate) fn solve_same_instant(&mut self, k: usize, t: f64, e: f64, resting: bool) -> bool {
+    /// module docs; `trigger`: what called for it; `resting`: the impact that triggered it
+    /// was a resting one): `true` if
+    /// it did (velocities changed, impacts recorded, courses changed; or a squeezed
+    /// cluster handed to the push-out, [`squeeze`](Self::squeeze)), `false` if it
+    /// declined and the caller's binary impact stands.
+    pub(crate) fn solve_same_instant(
+        &mut self,
+        (k, trigger): (usize, Trigger),
+        t: f64,
+        e: f64,
+        resting: bool,
+    ) -> bool {
         let mut s = std::mem::take(&mut self.same_instant);
-        let solved = self.gather_cluster(&mut s, k, t) && self.impulses(&mut s, e);
-        if solved {
-            self.apply_cluster(&mut s, t, resting);
-            self.stats.cluster_solves += 1;
-        }
+        let outcome = if !self.gather_cluster(&mut s, k, t) {
+            Outcome::Declined
+        } else if trigger == Trigger::Driven {
+            Outcome::Squeezed
+        } else {
+            self.impulses(&mut s, e)
+        };
+        let done = match outcome {
+            Outcome::Solved => {
+                self.apply_cluster(&mut s, t, resting);
+                self.stats.cluster_solves += 1;
+                true
+            }
+            Outcome::Squeezed => self.squeeze(&mut s, t),
+            Outcome::Declined => false,
+        };
+        // The new courses are predicted with the given-up contacts in place.
+        let changed = std::mem::take(&mut s.found);
         self.same_instant = s;
-        solved
+        if done {
+            for &i in &changed {
+                self.course_changed(i, t);
+            }
+        }
+        self.same_instant.found = changed;
+        done
     }
 
     /// Lists the cluster of body `k` at `t` into `s` (bodies moved to `t`): `false` if
@@ -274,91 +396,60 @@ impl Simulation {
     /// `s.velocities`: the compression impulses `x` that stop every contact from closing,
     /// `(1 + e) x` applied (Poisson), and if that leaves a contact closing (one that was
     /// opening when the solve began but took a share of the push), the compression
-    /// impulses of what is left on top, without restitution. `false` when a problem has no
-    /// solution or the impulses would add energy (with no moving kinematic body in the
-    /// cluster).
-    fn impulses(&self, s: &mut SameInstant, e: f64) -> bool {
+    /// impulses of what is left on top, without restitution. [`Outcome::Squeezed`] when
+    /// the compression has no solution; [`Outcome::Declined`] at restitution 1 without a
+    /// moving kinematic body in the cluster (an elastic run stays exact), when the second
+    /// round finds no solution, or when the impulses would add energy (with no moving
+    /// kinematic body in the cluster).
+    fn impulses(&self, s: &mut SameInstant, e: f64) -> Outcome {
         let hot = &self.bodies.hot;
         let n = s.contacts.len();
-        let inv_mass = |p: Partner| match p {
-            Partner::Body(j) => hot[j as usize].inv_mass,
-            Partner::Static(..) => 0.0,
-        };
-        // A = J M⁻¹ Jᵀ: contacts c and d share a body with inverse mass w; each pushes it
-        // along its normal, negated on the contact's `a` side.
-        s.a.clear();
-        s.a.resize(n * n, 0.0);
-        let sides = |x: &ClusterContact| [(Partner::Body(x.a), -1.0), (x.b, 1.0)];
-        for c in 0..n {
-            for d in 0..n {
-                let (cc, dc) = (&s.contacts[c], &s.contacts[d]);
-                let mut sum = 0.0;
-                for (pc, sc) in sides(cc) {
-                    for (pd, sd) in sides(dc) {
-                        if pc == pd
-                            && let Partner::Body(_) = pc
-                        {
-                            sum += inv_mass(pc) * sc * sd * cc.normal.dot(dc.normal);
-                        }
-                    }
-                }
-                s.a[c * n + d] = sum;
-            }
-        }
+        self.delassus(s);
         s.velocities.clear();
         s.velocities
             .extend(s.bodies.iter().map(|&i| hot[i as usize].vel));
         s.q.clear();
         s.q.extend(s.contacts.iter().map(|c| c.closing));
-        let mut total = vec![0.0; n];
         s.x.clear();
         s.x.resize(n, 0.0);
-        if !solve(&s.a, &s.q, &mut s.x, &mut s.lcp) || s.x.iter().all(|&x| x == 0.0) {
-            return false;
+        if !solve(&s.a, &s.q, &mut s.x, &mut s.lcp) {
+            return Outcome::Squeezed;
         }
+        // A moving kinematic body gives the cluster energy: an elastic run there need not
+        // end by itself, and a bounce off the driver is what pumps it (a body between a
+        // kinematic paddle and a wall): such a cluster is solved without restitution.
+        let driven = (s.bodies.iter())
+            .any(|&i| hot[i as usize].inv_mass == 0.0 && hot[i as usize].vel != DVec2::ZERO);
+        if (e >= 1.0 && !driven) || s.x.iter().all(|&x| x == 0.0) {
+            return Outcome::Declined;
+        }
+        let e = if driven { 0.0 } else { e };
+        let mut total = std::mem::take(&mut s.total);
+        total.clear();
+        total.resize(n, 0.0);
         let tolerance = 1e-9 * s.q.iter().fold(0.0f64, |m, q| m.max(q.abs()));
         for round in 0..2 {
             let scale = if round == 0 { 1.0 + e } else { 1.0 };
-            for (c, total) in total.iter_mut().enumerate() {
-                let p = scale * s.x[c];
-                *total += p;
-                let contact = s.contacts[c];
-                if let Some(ia) = s.bodies.iter().position(|&b| b == contact.a) {
-                    s.velocities[ia] -= contact.normal * (p * hot[contact.a as usize].inv_mass);
-                }
-                if let Partner::Body(j) = contact.b
-                    && let Some(ib) = s.bodies.iter().position(|&b| b == j)
-                {
-                    s.velocities[ib] += contact.normal * (p * hot[j as usize].inv_mass);
-                }
+            for (total, x) in total.iter_mut().zip(&mut s.x) {
+                *x *= scale;
+                *total += *x;
             }
+            self.push_velocities(s);
             if round == 1 || e == 0.0 {
                 break;
             }
             // What the restitution left closing.
-            let velocity = |bodies: &[u32], v: &[DVec2], i: u32| {
-                (bodies.iter().position(|&b| b == i)).map_or(hot[i as usize].vel, |k| v[k])
-            };
-            s.q.clear();
-            for contact in &s.contacts {
-                let va = velocity(&s.bodies, &s.velocities, contact.a);
-                let vb = match contact.b {
-                    Partner::Body(j) => velocity(&s.bodies, &s.velocities, j),
-                    Partner::Static(..) => DVec2::ZERO,
-                };
-                s.q.push((vb - va).dot(contact.normal));
-            }
+            self.closing_now(s);
             if s.q.iter().all(|&q| q >= -tolerance) {
                 break;
             }
             if !solve(&s.a, &s.q, &mut s.x, &mut s.lcp) {
-                return false;
+                s.total = total;
+                return Outcome::Declined;
             }
         }
-        s.x.clear();
-        s.x.extend_from_slice(&total);
-        let driven = (s.bodies.iter())
-            .any(|&i| hot[i as usize].inv_mass == 0.0 && hot[i as usize].vel != DVec2::ZERO);
+        std::mem::swap(&mut s.x, &mut total);
+        s.total = total;
         let energy = |v: &mut dyn Iterator<Item = (u32, DVec2)>| {
             v.filter(|(i, _)| hot[*i as usize].inv_mass > 0.0)
                 .map(|(i, v)| 0.5 * v.length_squared() / hot[i as usize].inv_mass)
@@ -367,11 +458,69 @@ impl Simulation {
         let before = energy(&mut s.bodies.iter().map(|&i| (i, hot[i as usize].vel)));
         let after = energy(&mut s.bodies.iter().copied().zip(s.velocities.iter().copied()));
         let finite = s.velocities.iter().all(|v| v.is_finite());
-        finite && (driven || after <= before * (1.0 + 1e-9) + f64::MIN_POSITIVE)
+        if finite && (driven || after <= before * (1.0 + 1e-9) + f64::MIN_POSITIVE) {
+            Outcome::Solved
+        } else {
+            Outcome::Declined
+        }
     }
 
-    /// Applies the solved cluster: velocities, the rough part of each impulse, the
-    /// impacts, and the bodies' new courses.
+    /// `s.a` = `J M⁻¹ Jᵀ` of the cluster's contacts: contacts c and d share a body with
+    /// inverse mass w; each pushes it along its normal, negated on the contact's `a` side.
+    fn delassus(&self, s: &mut SameInstant) {
+        let hot = &self.bodies.hot;
+        let n = s.contacts.len();
+        s.a.clear();
+        s.a.resize(n * n, 0.0);
+        let sides = |x: &ClusterContact| [(x.a, -1.0), (x.b.body().unwrap_or(u32::MAX), 1.0)];
+        for c in 0..n {
+            for d in 0..n {
+                let (cc, dc) = (&s.contacts[c], &s.contacts[d]);
+                let mut sum = 0.0;
+                for (pc, sc) in sides(cc) {
+                    for (pd, sd) in sides(dc) {
+                        if pc == pd && pc != u32::MAX {
+                            sum += hot[pc as usize].inv_mass * sc * sd * cc.normal.dot(dc.normal);
+                        }
+                    }
+                }
+                s.a[c * n + d] = sum;
+            }
+        }
+    }
+
+    /// Adds the impulses `s.x` of the cluster's contacts to `s.velocities`.
+    fn push_velocities(&self, s: &mut SameInstant) {
+        let hot = &self.bodies.hot;
+        for (c, contact) in s.contacts.iter().enumerate() {
+            let p = s.x[c];
+            if let Some(ia) = s.bodies.iter().position(|&b| b == contact.a) {
+                s.velocities[ia] -= contact.normal * (p * hot[contact.a as usize].inv_mass);
+            }
+            if let Some(j) = contact.b.body()
+                && let Some(ib) = s.bodies.iter().position(|&b| b == j)
+            {
+                s.velocities[ib] += contact.normal * (p * hot[j as usize].inv_mass);
+            }
+        }
+    }
+
+    /// `s.q` = each contact's relative normal velocity at `s.velocities` (negative:
+    /// closing).
+    fn closing_now(&self, s: &mut SameInstant) {
+        let hot = &self.bodies.hot;
+        let velocity = |i: u32| {
+            (s.bodies.iter().position(|&b| b == i)).map_or(hot[i as usize].vel, |k| s.velocities[k])
+        };
+        s.q.clear();
+        for contact in &s.contacts {
+            let vb = contact.b.body().map_or(DVec2::ZERO, velocity);
+            s.q.push((vb - velocity(contact.a)).dot(contact.normal));
+        }
+    }
+
+    /// Applies the solved cluster: velocities, the rough part of each impulse and the
+    /// impacts; lists the bodies whose course changed in `s.found`.
     fn apply_cluster(&mut self, s: &mut SameInstant, t: f64, resting: bool) {
         // `found` now lists the bodies whose course changed.
         s.found.clear();
@@ -419,9 +568,6 @@ impl Simulation {
                 resting,
                 sensor: false,
             });
-        }
-        for k in 0..s.found.len() {
-            self.course_changed(s.found[k], t);
         }
     }
 }

@@ -52,6 +52,12 @@ pub struct StepStats {
     /// [`RUN_TRIGGER`](crate::same_instant::RUN_TRIGGER) times at one instant. Normally 0.
     #[cfg_attr(feature = "serialize", serde(default))]
     pub cluster_solves: usize,
+    /// Same-instant runs whose cluster could not stop closing: a body squeezed where
+    /// nothing gives way (a kinematic body driving it into a wall), its contacts with the
+    /// immovable partners handed to the push-out for the rest of the step
+    /// ([`same_instant`](crate::same_instant)). Normally 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub squeezed_clusters: usize,
     /// Overlaps beyond the slop pushed apart at the end of the step.
     pub overlaps_fixed: usize,
     /// Pairs overlapping, and circles sunk into a wall, deeper than the slop when the
