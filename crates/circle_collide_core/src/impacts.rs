@@ -292,6 +292,8 @@ impl Simulation {
         let e = (self.bodies).pair_restitution(self.config.restitution_combine, i, j);
         let resting_speed = self.body_pair_resting_speed(i, j, e);
         let b = &mut self.bodies;
+        // When each body last moved on (its last impact, usually): a run at one instant.
+        let since = (b.hot[i].time, b.hot[j].time);
         b.advance(i, t);
         b.advance(j, t);
         let m = manifold(
@@ -330,7 +332,7 @@ impl Simulation {
             return;
         };
         // The same instant again and again: the touching cluster at once.
-        if let Some(run) = self.same_instant_run(i, Some(j), t)
+        if let Some(run) = self.same_instant_run((i, since.0), Some((j, since.1)), t)
             && self.solve_same_instant(run, t, e, resting)
         {
             return;
@@ -361,6 +363,7 @@ impl Simulation {
 
     /// Body `i` hits the wall or level segment `code` at step time `t`.
     fn hit_static(&mut self, i: usize, code: u32, t: f64) {
+        let since = self.bodies.hot[i].time;
         self.bodies.advance(i, t);
         let (p, v) = (self.bodies.hot[i].pos, self.bodies.hot[i].vel);
         let touch = self.static_touch(i, code, p, v);
@@ -374,7 +377,7 @@ impl Simulation {
         let Some(r) = normal_impulse(v, DVec2::ZERO, b.hot[i].inv_mass, 0.0, n, e) else {
             return;
         };
-        if let Some(run) = self.same_instant_run(i, None, t)
+        if let Some(run) = self.same_instant_run((i, since), None, t)
             && self.solve_same_instant(run, t, e, resting)
         {
             return;

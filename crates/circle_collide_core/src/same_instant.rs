@@ -199,10 +199,22 @@ impl SameInstant {
 
     /// Counts an impact of body `i` at step time `t` (`window` wide instants); whether
     /// its run just reached a size that calls for a cluster solve.
-    /// Counts an impact of body `i` at step time `t` (`window` wide instants; `driven`:
-    /// by a moving kinematic body); what calls for a cluster solve, if anything: its run
-    /// at one instant, or its impacts by moving kinematic bodies in the step.
-    fn note(&mut self, i: usize, t: f64, window: f64, driven: bool) -> Option<Trigger> {
+    /// Counts an impact of body `i` at step time `t`: `repeat` if its last impact (its
+    /// last move on) came within the instant (`window`) before, `driven` if by a moving
+    /// kinematic body; what calls for a cluster solve, if anything: its run at one
+    /// instant, or its impacts by moving kinematic bodies in the step. An impact neither
+    /// repeated nor driven (nearly all of them) touches nothing.
+    fn note(
+        &mut self,
+        i: usize,
+        t: f64,
+        window: f64,
+        repeat: bool,
+        driven: bool,
+    ) -> Option<Trigger> {
+        if !repeat && !driven {
+            return None;
+        }
         let stamp = self.stamp;
         let run = self.runs.get_mut(i)?;
         if run.stamp != stamp {
@@ -212,19 +224,21 @@ impl SameInstant {
                 count: 0,
                 driven: 0,
             };
-        } else if t - run.start > window {
-            (run.start, run.count) = (t, 0);
+        }
+        let calls = |count: u32, from: u32| count >= from && count.is_power_of_two();
+        run.driven += u32::from(driven);
+        if driven && calls(run.driven, DRIVEN_TRIGGER.min(self.trigger)) {
+            return Some(Trigger::Driven);
+        }
+        if !repeat {
+            return None;
+        }
+        if run.count == 0 || t - run.start > window {
+            // A new run: the impact before this one opened it.
+            (run.start, run.count) = (t, 1);
         }
         run.count += 1;
-        run.driven += u32::from(driven);
-        let calls = |count: u32, from: u32| count >= from && count.is_power_of_two();
-        if driven && calls(run.driven, DRIVEN_TRIGGER.min(self.trigger)) {
-            Some(Trigger::Driven)
-        } else if calls(run.count, self.trigger) {
-            Some(Trigger::Instant)
-        } else {
-            None
-        }
+        calls(run.count, self.trigger).then_some(Trigger::Instant)
     }
 
     /// Bytes of heap memory held.
@@ -244,21 +258,28 @@ impl SameInstant {
 }
 
 impl Simulation {
-    /// Counts the impact of body `i` (and body `j`, if any) at step time `t`; the body
-    /// whose run calls for a cluster solve, and why, if one does.
+    /// Counts the impact at step time `t` of body `i` (and body `j`, if any), each with
+    /// the time it was last moved on to before it; the body whose run calls for a cluster
+    /// solve, and why, if one does.
+    #[inline]
     pub(crate) fn same_instant_run(
         &mut self,
-        i: usize,
-        j: Option<usize>,
+        (i, i_since): (usize, f64),
+        j: Option<(usize, f64)>,
         t: f64,
     ) -> Option<(usize, Trigger)> {
         let window = RUN_WINDOW * self.dt;
         let hot = &self.bodies.hot;
         let driving = |k: usize| hot[k].inv_mass == 0.0 && hot[k].vel != DVec2::ZERO;
-        let (i_driven, j_driven) = j.map_or((false, false), |j| (driving(j), driving(i)));
-        let ri = self.same_instant.note(i, t, window, i_driven);
-        let rj = j.and_then(|j| self.same_instant.note(j, t, window, j_driven));
-        ri.map(|r| (i, r)).or(j.zip(rj))
+        let (i_driven, j_driven) = j.map_or((false, false), |(j, _)| (driving(j), driving(i)));
+        let repeat = |since: f64| t - since <= window;
+        let ri = (self.same_instant).note(i, t, window, repeat(i_since), i_driven);
+        let rj = j.and_then(|(j, since)| {
+            (self.same_instant)
+                .note(j, t, window, repeat(since), j_driven)
+                .map(|r| (j, r))
+        });
+        ri.map(|r| (i, r)).or(rj)
     }
 
     /// Solves the cluster of body `k` at step time `t` with restitution `e` (see the
@@ -267,6 +288,8 @@ impl Simulation {
     /// it did (velocities changed, impacts recorded, courses changed; or a squeezed
     /// cluster handed to the push-out, [`squeeze`](Self::squeeze)), `false` if it
     /// declined and the caller's binary impact stands.
+    #[cold]
+    #[inline(never)]
     pub(crate) fn solve_same_instant(
         &mut self,
         (k, trigger): (usize, Trigger),
