@@ -7,7 +7,9 @@
 //! otherwise both bodies are advanced to that instant, the impulse is applied
 //! ([`impulse`](crate::impulse)), and only the two bodies' pairs are predicted again —
 //! from the grid, where they are first re-inserted with the boxes of their new paths, so
-//! bodies outside the old candidate set are found too.
+//! bodies outside the old candidate set are found too. A body hit again and again at one
+//! instant, or by a moving kinematic body again and again in one step, is solved with
+//! the bodies touching it at once ([`same_instant`](crate::same_instant)).
 
 use crate::events::{Impact, Other, static_other};
 use crate::impulse::normal_impulse;
