@@ -12,6 +12,15 @@ fn sleeping(app: &App) -> usize {
     app.world().resource::<CollisionDiagnostics>().sleeping
 }
 
+/// [`stack_of_two`] in [`gravity_box`], run until both balls sleep (150 steps); (low, high).
+fn sleeping_stack(app: &mut App) -> (Entity, Entity) {
+    gravity_box(app);
+    let stack = stack_of_two(app);
+    steps(app, 150);
+    assert_eq!(sleeping(app), 2, "the stack fell asleep");
+    stack
+}
+
 /// Runs `n` steps; the lowest height `body` reached at the end of any of them.
 fn lowest_y(app: &mut App, body: Entity, n: usize) -> f32 {
     let mut lowest = f32::INFINITY;
@@ -27,10 +36,7 @@ fn lowest_y(app: &mut App, body: Entity, n: usize) -> f32 {
 #[test]
 fn a_kinematic_paddle_wakes_a_sleeping_stack_and_pushes_it() {
     let mut app = app();
-    gravity_box(&mut app);
-    let (low, high) = stack_of_two(&mut app);
-    steps(&mut app, 150);
-    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    let (low, high) = sleeping_stack(&mut app);
     let start = pos(&app, low);
     let paddle = spawn(
         &mut app,
@@ -161,10 +167,7 @@ fn a_sleeping_ball_falls_when_the_static_cradle_under_it_is_moved_or_despawned()
 #[test]
 fn a_sleeping_stack_slides_when_gravity_turns_sideways() {
     let mut app = app();
-    gravity_box(&mut app);
-    let (low, high) = stack_of_two(&mut app);
-    steps(&mut app, 150);
-    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    let (low, high) = sleeping_stack(&mut app);
     app.world_mut()
         .resource_mut::<CircleCollideConfig>()
         .gravity = Vec2::new(9.81, -9.81);
@@ -195,10 +198,7 @@ fn layers(memberships: u32) -> CollisionLayers {
 #[test]
 fn a_sleeping_ball_falls_through_a_ball_it_no_longer_collides_with() {
     let mut app = app();
-    gravity_box(&mut app);
-    let (low, high) = stack_of_two(&mut app);
-    steps(&mut app, 150);
-    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    let (low, high) = sleeping_stack(&mut app);
     app.world_mut().entity_mut(low).insert(layers(1));
     app.world_mut().entity_mut(high).insert(layers(2));
     // Falling 1 unit takes 0.45 s: within 0.6 s it reaches the floor (y = 0.5).
@@ -210,10 +210,7 @@ fn a_sleeping_ball_falls_through_a_ball_it_no_longer_collides_with() {
 #[test]
 fn a_sleeping_ball_falls_through_a_ball_it_now_ignores() {
     let mut app = app();
-    gravity_box(&mut app);
-    let (low, high) = stack_of_two(&mut app);
-    steps(&mut app, 150);
-    assert_eq!(sleeping(&app), 2, "the stack fell asleep");
+    let (low, high) = sleeping_stack(&mut app);
     (app.world_mut().entity_mut(high)).insert(IgnoredCollisions(vec![low]));
     assert!(lowest_y(&mut app, high, 36) < 0.55, "{}", pos(&app, high));
 }

@@ -75,6 +75,13 @@ pub(crate) struct Hot {
 }
 
 impl Hot {
+    /// Whether the body is immovable but moves: a kinematic body with a velocity (it
+    /// drives what it meets; a static or sleeping body does not).
+    #[inline]
+    pub fn drives(&self) -> bool {
+        self.inv_mass == 0.0 && self.vel != DVec2::ZERO
+    }
+
     /// Whether the body is a sensor.
     #[inline]
     pub fn sensor(&self) -> bool {

@@ -254,6 +254,7 @@ impl SameInstant {
             + cap(&self.x)
             + cap(&self.total)
             + cap(&self.given_up)
+            + self.lcp.heap_bytes()
     }
 }
 
@@ -270,8 +271,8 @@ impl Simulation {
     ) -> Option<(usize, Trigger)> {
         let window = RUN_WINDOW * self.dt;
         let hot = &self.bodies.hot;
-        let driving = |k: usize| hot[k].inv_mass == 0.0 && hot[k].vel != DVec2::ZERO;
-        let (i_driven, j_driven) = j.map_or((false, false), |(j, _)| (driving(j), driving(i)));
+        let (i_driven, j_driven) =
+            j.map_or((false, false), |(j, _)| (hot[j].drives(), hot[i].drives()));
         let repeat = |since: f64| t - since <= window;
         let ri = (self.same_instant).note(i, t, window, repeat(i_since), i_driven);
         let rj = j.and_then(|(j, since)| {
@@ -441,8 +442,7 @@ impl Simulation {
         // A moving kinematic body gives the cluster energy: an elastic run there need not
         // end by itself, and a bounce off the driver is what pumps it (a body between a
         // kinematic paddle and a wall): such a cluster is solved without restitution.
-        let driven = (s.bodies.iter())
-            .any(|&i| hot[i as usize].inv_mass == 0.0 && hot[i as usize].vel != DVec2::ZERO);
+        let driven = s.bodies.iter().any(|&i| hot[i as usize].drives());
         if (e >= 1.0 && !driven) || s.x.iter().all(|&x| x == 0.0) {
             return Outcome::Declined;
         }

@@ -19,6 +19,14 @@ pub(crate) struct LcpScratch {
     w: Vec<f64>,
 }
 
+impl LcpScratch {
+    /// Bytes of heap memory held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        use crate::simulation::capacity_bytes as cap;
+        cap(&self.basic) + cap(&self.rows) + cap(&self.chol) + cap(&self.rhs) + cap(&self.w)
+    }
+}
+
 /// Solves the problem for the `n × n` row-major `a` and `q`, writing `x`; `false` when
 /// no solution was found within `8 n + 16` rounds, the shifted `A` is not positive
 /// definite, or the solution misses the conditions by more than a tolerance relative to

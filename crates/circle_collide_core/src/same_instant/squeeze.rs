@@ -38,7 +38,7 @@ impl Simulation {
                 Partner::Static(..) => true,
                 Partner::Body(j) => {
                     let h = &hot[j as usize];
-                    h.inv_mass == 0.0 && (moving_too || h.vel == DVec2::ZERO)
+                    h.inv_mass == 0.0 && (moving_too || !h.drives())
                 }
             };
             let first = dropped.len();
