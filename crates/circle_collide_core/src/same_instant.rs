@@ -33,6 +33,11 @@
 //! the wall closes while the crate bounces): [`DRIVEN_TRIGGER`] counts a body's impacts
 //! by moving kinematic bodies over the whole step, and squeezes its cluster at once.
 //!
+//! A run that goes on at the same instant after its cluster was solved, with a speck in
+//! the cluster (a circle at most 1/[`SPECK_MASS_RATIO`] of the mass of a body it touches),
+//! is a speck squeezed out of a wedge (`specks.rs`): the contacts the second solve pressed
+//! on the speck go to the push-out for the rest of the step.
+//!
 //! A cluster whose contacts cannot all stop closing (a body squeezed between partners
 //! that cannot give way, such as a kinematic body driving it into a wall) is *squeezed*
 //! (`squeeze.rs`): the kinematic body wins, and the contacts with immovable partners go
@@ -46,7 +51,10 @@ use crate::simulation::Simulation;
 use crate::small_lcp::{LcpScratch, solve};
 use glam::DVec2;
 
+mod specks;
 mod squeeze;
+
+pub use specks::SPECK_MASS_RATIO;
 
 /// Impacts of one body within [`RUN_WINDOW`] that make a run: at the 256th (and again at
 /// the 512th, the 1024th …) its cluster is solved at once (in a world whose impact cap
@@ -308,6 +316,10 @@ impl Simulation {
         };
         let done = match outcome {
             Outcome::Solved => {
+                // The run went on at this instant after a solve of its cluster already.
+                if s.runs[k].count >= 2 * s.trigger {
+                    self.stats.speck_contacts_given_up += self.give_up_specks(&mut s);
+                }
                 self.apply_cluster(&mut s, t, resting);
                 self.stats.cluster_solves += 1;
                 true

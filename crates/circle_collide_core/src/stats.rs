@@ -58,6 +58,12 @@ pub struct StepStats {
     /// ([`same_instant`](crate::same_instant)). Normally 0.
     #[cfg_attr(feature = "serialize", serde(default))]
     pub squeezed_clusters: usize,
+    /// Contacts of specks handed to the push-out for the rest of the step because their
+    /// cluster had to be solved again at the same instant: a light circle squeezed out of
+    /// a wedge between heavy bodies or a heavy body and a wall
+    /// ([`SPECK_MASS_RATIO`](crate::same_instant::SPECK_MASS_RATIO)). Normally 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub speck_contacts_given_up: usize,
     /// Overlaps beyond the slop pushed apart at the end of the step.
     pub overlaps_fixed: usize,
     /// Pairs overlapping, and circles sunk into a wall, deeper than the slop when the
