@@ -536,8 +536,11 @@ fn stats_section(
                         format!("{} ({})", d.impacts, d.resting_impacts),
                     ),
                     (
-                        "same-instant clusters / step (squeezed)",
-                        format!("{} ({})", d.cluster_solves, d.squeezed_clusters),
+                        "same-instant clusters / step (squeezed; speck contacts)",
+                        format!(
+                            "{} ({}; {})",
+                            d.cluster_solves, d.squeezed_clusters, d.speck_contacts_given_up
+                        ),
                     ),
                     (
                         "overlaps fixed (left)",

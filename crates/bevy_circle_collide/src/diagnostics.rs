@@ -41,6 +41,12 @@ pub struct CollisionDiagnostics {
     /// immovable partners go to the push-out. Normally 0.
     #[cfg_attr(feature = "serialize", serde(default))]
     pub squeezed_clusters: usize,
+    /// Contacts of specks handed to the push-out in the last step because their cluster
+    /// had to be solved again at the same instant: a light circle (64 or more times
+    /// lighter than a body it touches) squeezed out of a wedge under or between heavy
+    /// ones (`circle_collide_core::same_instant`). Normally 0.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub speck_contacts_given_up: usize,
     /// Overlaps pushed apart at the end of the step.
     pub overlaps_fixed: usize,
     /// Overlaps (pairs, and circles in a wall) still deeper than the slop after the

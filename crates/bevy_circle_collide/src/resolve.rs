@@ -261,6 +261,7 @@ pub(crate) fn resolve(
     d.resting_impacts = stats.resting_impacts;
     d.cluster_solves = stats.cluster_solves;
     d.squeezed_clusters = stats.squeezed_clusters;
+    d.speck_contacts_given_up = stats.speck_contacts_given_up;
     d.overlaps_fixed = stats.overlaps_fixed;
     d.overlaps_left = stats.overlaps_left;
     d.solver_contacts = stats.resting_contacts;

@@ -10,10 +10,12 @@ use glam::DVec2;
 use std::f64::consts::{PI, TAU};
 
 mod heap;
+mod speck_pour;
 pub use heap::{
     BATCH, EVERY, HEAP_HEIGHT, HEAP_MAX_RADIUS, HEAP_MIN_RADIUS, HEAP_WIDTH, Heap, Repose,
     SPOUT_HEIGHT, heap, repose_angle,
 };
+pub use speck_pour::{SPECK_SHARE, speck_pour};
 
 /// Radius of the standard scenes.
 pub const RADIUS: f64 = 0.5;
