@@ -382,3 +382,26 @@ fn config_mistakes_are_warned_once_not_per_body() {
     let world = app.world().resource::<CircleCollideWorld>();
     assert!(world.config_warnings().is_empty());
 }
+
+#[test]
+fn specks_pressed_deep_by_heavy_bodies_are_not_warned_about_as_bad_input() {
+    // A pour of crates and specks at restitution 0: heavy bodies press specks deeper than
+    // half their radius, and the push-out separates them. That is not input the game gave
+    // (before: a deep-overlap warning for each of dozens of its entities); a circle the
+    // game spawns onto another still is.
+    let mut app = app();
+    spawn_scene(
+        &mut app,
+        &bevy_circle_collide::core::scenes::speck_pour(250, 1),
+    );
+    steps(&mut app, 300);
+    let warnings: Vec<_> = (app.world().resource::<CircleCollideWorld>().warnings()).collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let (x, y) = (Vec2::new(20.0, 1500.0), Vec2::new(20.1, 1500.0));
+    let a = spawn(&mut app, x, Vec2::ZERO, 0.5, Mass::Auto);
+    let b = spawn(&mut app, y, Vec2::ZERO, 0.5, Mass::Auto);
+    steps(&mut app, 1);
+    assert!(
+        warned(&app, a, InputIssues::DEEP_OVERLAP) && warned(&app, b, InputIssues::DEEP_OVERLAP)
+    );
+}

@@ -130,6 +130,14 @@ impl Arena {
         radius - (line - p[axis]) * side
     }
 
+    /// Whether the centre of a circle at `p` of `radius` lies beyond a wall (deeper in it
+    /// than its radius), as the push-out reports it.
+    pub(crate) fn centre_outside(&self, p: DVec2, radius: f64) -> bool {
+        Wall::ALL
+            .into_iter()
+            .any(|wall| self.depth(wall, p, radius) > radius)
+    }
+
     /// Contact point of a circle touching `wall`.
     pub fn contact_point(&self, wall: Wall, p: DVec2) -> DVec2 {
         let (line, axis, _) = self.wall_line(wall);

@@ -317,11 +317,16 @@ impl InputIssues {
     pub const INVALID_MASS: Self = Self(16);
     /// Restitution NaN or outside `[0, 1]`: clamped.
     pub const RESTITUTION_CLAMPED: Self = Self(32);
-    /// Found overlapping another body by more than half the smaller radius (spawned on
-    /// top of it, or at the same point): pushed apart, coincident centres along a fixed
-    /// direction drawn from the pair's indices.
+    /// Found at the start of a step overlapping another body by more than half the
+    /// smaller radius (spawned or moved on top of it, or at the same point): pushed
+    /// apart, coincident centres along a fixed direction drawn from the pair's indices.
+    /// Overlaps the step itself drives that deep (a speck pressed by heavy bodies, a
+    /// step that fell back) are pushed apart without this report.
     pub const DEEP_OVERLAP: Self = Self(64);
-    /// Found with its centre outside the arena: pushed back inside.
+    /// Found with its centre outside the arena at the start of a step (added or moved
+    /// there): pushed back inside. A body the step itself drives out (a step that fell
+    /// back, a speck whose wall contact was left to the push-out) is pushed back in
+    /// without this report.
     pub const OUTSIDE_ARENA: Self = Self(128);
     /// Friction or rolling resistance NaN or negative (or infinite rolling
     /// resistance): set to 0.

@@ -22,6 +22,7 @@ impl Simulation {
         self.dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         self.impacts.clear();
         self.contacts.clear();
+        self.deep_at_start_listed = false;
         self.step_issues.clear();
         self.stats = Default::default();
         self.stats.bodies = self.bodies.len();
@@ -45,6 +46,7 @@ impl Simulation {
             0.0
         };
         self.near_wall.clear();
+        self.outside_at_start.clear();
         // Bodies in the contact memory get boxes widened by the speculative margin in the
         // broad phase, and the solver may turn them anywhere within: near a wall means
         // within that box too (see `follow_contact_changes`).
@@ -81,6 +83,9 @@ impl Simulation {
                 };
                 if arena.is_some_and(sunk) {
                     outside.push(i as u32);
+                    if arena.is_some_and(|a| a.centre_outside(h.pos, h.radius)) {
+                        self.outside_at_start.push(i as u32);
+                    }
                 }
                 continue; // at rest, static, nowhere near a wall it could move to
             }
@@ -107,6 +112,9 @@ impl Simulation {
                 };
                 if near_arena || near_level {
                     self.near_wall.push(i as u32);
+                }
+                if near_arena && arena.is_some_and(|a| a.centre_outside(h.pos, h.radius)) {
+                    self.outside_at_start.push(i as u32);
                 }
             }
         }

@@ -32,6 +32,28 @@ impl Simulation {
         self.stats.contacts = self.contacts.len();
     }
 
+    /// Whether bodies `i` and `j` overlapped by more than half the smaller radius at the
+    /// start of the step (among its contacts): an overlap the game made (spawned or moved
+    /// a body onto another, grew a radius), reported as
+    /// [`InputIssues::DEEP_OVERLAP`](crate::InputIssues::DEEP_OVERLAP). A pair the step
+    /// itself drove that deep (a speck pressed by a heavy body, a fallback step) is the
+    /// engine's to push apart, not the game's input.
+    pub(crate) fn deep_at_start(&mut self, i: usize, j: usize) -> bool {
+        if !self.deep_at_start_listed {
+            self.deep_at_start_listed = true;
+            let b = &self.bodies;
+            self.deep_at_start.clear();
+            self.deep_at_start
+                .extend((self.contacts.iter()).filter_map(|c| {
+                    let smaller = b.hot[c.a as usize].radius.min(b.hot[c.b as usize].radius);
+                    (c.manifold.depth > 0.5 * smaller).then_some((c.a, c.b))
+                }));
+            self.deep_at_start.sort_unstable();
+        }
+        let pair = ((i as u32).min(j as u32), (i as u32).max(j as u32));
+        self.deep_at_start.binary_search(&pair).is_ok()
+    }
+
     /// Contacts among the candidate pairs `range`, appended to `out`.
     fn contacts_in(&self, range: std::ops::Range<usize>, out: &mut Vec<Contact>) {
         let b = &self.bodies;

@@ -292,14 +292,15 @@ impl Simulation {
         let slop = self.config.overlap_slop;
         let (hot, issues, pushed) = (
             &mut self.bodies.hot,
-            &mut self.step_issues,
+            (&mut self.step_issues, &self.outside_at_start[..]),
             &mut self.pushed,
         );
         let (arena, level, layers) = (self.config.arena, &self.level, &self.bodies.layers);
         let mut walls = 0;
         let mut push = |i: usize, h: &mut Hot| {
-            let moves = arena.map_or(0, |arena| push_out_of_walls(&arena, slop, i, h, issues))
-                + push_out_of_segments(level, layers[i], slop, h);
+            let moves = arena.map_or(0, |arena| {
+                push_out_of_walls(&arena, slop, i, h, (&mut *issues.0, issues.1))
+            }) + push_out_of_segments(level, layers[i], slop, h);
             if moves > 0 {
                 pushed.push(i as u32);
             }
@@ -722,12 +723,12 @@ impl Simulation {
         i: usize,
         j: usize,
     ) -> Option<(f64, f64)> {
-        let b = &mut self.bodies;
-        let (m, smaller) = beyond_slop(b, i, j, slop)?;
-        if m.depth > 0.5 * smaller {
+        let (m, smaller) = beyond_slop(&self.bodies, i, j, slop)?;
+        if m.depth > 0.5 * smaller && self.deep_at_start(i, j) {
             self.step_issues.push((i as u32, InputIssues::DEEP_OVERLAP));
             self.step_issues.push((j as u32, InputIssues::DEEP_OVERLAP));
         }
+        let b = &mut self.bodies;
         let (wi, wj) = if pass == Pass::Jammed {
             match (b.hot[i].inv_mass > 0.0, b.hot[j].inv_mass > 0.0) {
                 (true, true) => (0.5, 0.5),
@@ -783,14 +784,16 @@ pub(crate) fn beyond_slop(
 
 /// Pushes body `i` (record `h`) out of every wall of `arena` it sinks into deeper than
 /// `slop` times its radius; returns how many walls moved it. A circle more than its
-/// radius outside is noted in `issues`.
+/// radius outside is noted in `issues` if its centre was outside at the start of the
+/// step too (`outside_at_start`, sorted: placed there by the game; the step's own way
+/// out, a body driven through a wall in a step that fell back, say, is not input).
 #[inline]
 pub(crate) fn push_out_of_walls(
     arena: &Arena,
     slop: f64,
     i: usize,
     h: &mut Hot,
-    issues: &mut Vec<(u32, InputIssues)>,
+    (issues, outside_at_start): (&mut Vec<(u32, InputIssues)>, &[u32]),
 ) -> usize {
     if h.inv_mass == 0.0 || h.sensor() {
         return 0;
@@ -804,7 +807,7 @@ pub(crate) fn push_out_of_walls(
     let mut moved = 0;
     for wall in Wall::ALL {
         let depth = arena.depth(wall, h.pos, h.radius);
-        if depth > h.radius {
+        if depth > h.radius && outside_at_start.binary_search(&(i as u32)).is_ok() {
             issues.push((i as u32, InputIssues::OUTSIDE_ARENA));
         }
         if depth > slop * h.radius {

@@ -73,7 +73,8 @@ impl Simulation {
             }
             let mut moves = 0;
             if let Some(arena) = &arena {
-                moves += push_out_of_walls(arena, slop, i, h, &mut self.step_issues);
+                let report = (&mut self.step_issues, &self.outside_at_start[..]);
+                moves += push_out_of_walls(arena, slop, i, h, report);
             }
             if !self.level.is_empty() {
                 moves += push_out_of_segments(&self.level, self.bodies.layers[i], slop, h);

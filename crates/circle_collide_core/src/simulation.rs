@@ -155,6 +155,16 @@ pub struct Simulation {
     /// Touching pairs met during the event loop (after the start-of-step predictions)
     /// and left to the push-out; sorted and without repeats once the loop is done.
     pub(crate) late_pairs: Vec<(u32, u32)>,
+    /// The start-of-step contacts deeper than half the smaller radius, sorted: only those
+    /// are reported as [`InputIssues::DEEP_OVERLAP`] (see
+    /// [`deep_at_start`](Self::deep_at_start)). Listed on the push-out's first deep pair
+    /// of a step.
+    pub(crate) deep_at_start: Vec<(u32, u32)>,
+    /// Whether `deep_at_start` was listed in this step.
+    pub(crate) deep_at_start_listed: bool,
+    /// The bodies whose centre was outside the arena at the start of the step, in index
+    /// order: only those are reported as [`InputIssues::OUTSIDE_ARENA`].
+    pub(crate) outside_at_start: Vec<u32>,
     /// Length of `late_pairs` after its last compaction (the event loop meets the same
     /// resting pair again each time one of its bodies changes course).
     pub(crate) late_compacted: usize,
@@ -477,7 +487,8 @@ impl Simulation {
                     + cap(&b.spin),
             ),
             ("candidate pairs", cap(&self.pairs)),
-            ("contacts", cap(&self.contacts)),
+            ("contacts", cap(&self.contacts) + cap(&self.deep_at_start)),
+            ("bodies outside the arena", cap(&self.outside_at_start)),
             ("impact queue", self.queue.heap_bytes()),
             ("impacts", cap(&self.impacts)),
             ("solver contacts", cap(&self.resting)),
