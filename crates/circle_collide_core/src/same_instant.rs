@@ -205,8 +205,6 @@ impl SameInstant {
         !self.given_up.is_empty() && self.given_up.contains(&(i.min(other), i.max(other)))
     }
 
-    /// Counts an impact of body `i` at step time `t` (`window` wide instants); whether
-    /// its run just reached a size that calls for a cluster solve.
     /// Counts an impact of body `i` at step time `t`: `repeat` if its last impact (its
     /// last move on) came within the instant (`window`) before, `driven` if by a moving
     /// kinematic body; what calls for a cluster solve, if anything: its run at one
