@@ -111,13 +111,22 @@ pub(crate) fn resolve(
     let outside = (world.sim.step_issues().iter())
         .filter(|(_, issue)| issue.contains(InputIssues::OUTSIDE_ARENA))
         .count();
-    let arena_wide = outside >= 3 && outside * 10 >= world.entities.len();
+    // So is a world whose circles' total area exceeds the arena's: they cannot fit.
+    let overfull = world.sim.overfull();
+    let arena_wide = overfull || (outside >= 3 && outside * 10 >= world.entities.len());
     if arena_wide && !world.arena_warned {
         let arena = world.sim.config.arena.map(|a| (a.min, a.max));
-        world.warn_arena(format!(
-            "{outside} circles were outside the arena {arena:?} and were pushed inside \
-             (and apart): is the arena too small, or away from the bodies?"
-        ));
+        world.warn_arena(if overfull {
+            format!(
+                "the circles' total area exceeds the arena {arena:?}: they cannot all fit \
+                 without overlapping (is the arena too small?)"
+            )
+        } else {
+            format!(
+                "{outside} circles were outside the arena {arena:?} and were pushed inside \
+                 (and apart): is the arena too small, or away from the bodies?"
+            )
+        });
     }
     // The deep overlaps of the following steps, without a break, are the same jam.
     let deep = (world.sim.step_issues().iter())

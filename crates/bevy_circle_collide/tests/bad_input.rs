@@ -405,3 +405,31 @@ fn specks_pressed_deep_by_heavy_bodies_are_not_warned_about_as_bad_input() {
         warned(&app, a, InputIssues::DEEP_OVERLAP) && warned(&app, b, InputIssues::DEEP_OVERLAP)
     );
 }
+
+#[test]
+fn an_arena_too_small_for_its_circles_is_one_warning_about_the_arena() {
+    // Forty circles of radius 0.5 (area 31.4) in a box of 4 × 4: they cannot fit, the
+    // push-out keeps driving them into each other and the walls. That is the arena's
+    // problem, said once — not a deep-overlap or outside-the-arena warning per entity.
+    let mut app = app();
+    app.world_mut().resource_mut::<CircleCollideConfig>().arena = Some(ArenaConfig {
+        min: Vec2::ZERO,
+        max: Vec2::splat(4.0),
+        restitution: 0.2,
+        friction: 0.0,
+    });
+    for k in 0..40 {
+        let p = Vec2::new(0.3 + 0.5 * (k % 7) as f32, 0.3 + 0.6 * (k / 7) as f32);
+        spawn(&mut app, p, Vec2::ZERO, 0.5, Mass::Auto);
+    }
+    steps(&mut app, 30);
+    let world = app.world().resource::<CircleCollideWorld>();
+    let config_warnings = world.config_warnings().to_vec();
+    assert_eq!(config_warnings.len(), 1, "{config_warnings:?}");
+    assert!(
+        config_warnings[0].contains("total area"),
+        "{config_warnings:?}"
+    );
+    let warnings: Vec<_> = world.warnings().collect();
+    assert!(warnings.is_empty(), "{warnings:?}");
+}

@@ -451,6 +451,28 @@ impl Simulation {
         self.resting_speed
     }
 
+    /// Whether the dynamic circles' total area (asleep or awake, sensors aside) exceeded
+    /// the arena's in the last step: no arrangement fits them, and they overlap, or are
+    /// pushed into the walls, whatever the engine does (the arena is too small for them).
+    ///
+    /// ```
+    /// use circle_collide_core::{Arena, BodyDesc, Simulation, StepConfig};
+    /// use glam::DVec2;
+    ///
+    /// let mut sim = Simulation::new(StepConfig {
+    ///     arena: Some(Arena::new(DVec2::ZERO, DVec2::splat(2.0))),
+    ///     ..StepConfig::default()
+    /// });
+    /// for x in [0.6, 1.4] {
+    ///     sim.add_body(BodyDesc::new(DVec2::new(x, 1.0), 0.9, 1.0)).unwrap();
+    /// }
+    /// sim.step(1.0 / 60.0);
+    /// assert!(sim.overfull()); // 2 · π · 0.81 > 4
+    /// ```
+    pub fn overfull(&self) -> bool {
+        self.overfull
+    }
+
     /// Statistics of the last step.
     pub fn stats(&self) -> &StepStats {
         &self.stats
