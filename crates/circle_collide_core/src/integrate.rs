@@ -47,6 +47,7 @@ impl Simulation {
         };
         self.near_wall.clear();
         self.outside_at_start.clear();
+        self.level_starts.clear();
         // Bodies in the contact memory get boxes widened by the speculative margin in the
         // broad phase, and the solver may turn them anywhere within: near a wall means
         // within that box too (see `follow_contact_changes`).
@@ -115,6 +116,10 @@ impl Simulation {
                 }
                 if near_arena && arena.is_some_and(|a| a.centre_outside(h.pos, h.radius)) {
                     self.outside_at_start.push(i as u32);
+                }
+                // The push-out may drive it across a segment (see `level_starts`).
+                if !level.is_empty() {
+                    self.level_starts.push((i as u32, h.pos));
                 }
             }
         }

@@ -11,7 +11,7 @@ use crate::bodies::Hot;
 use crate::body::InputIssues;
 use crate::manifold;
 use crate::simulation::Simulation;
-use crate::statics::{push_out_of_segments, sunk_in_segment};
+use crate::statics::{level_start, push_out_of_segments, sunk_in_segment};
 use glam::DVec2;
 
 pub(crate) use crate::jam_list::JamList;
@@ -280,7 +280,8 @@ impl Simulation {
     /// Whether body `i` sinks into a wall or a level segment deeper than the slop.
     fn sunk(&self, arena: Option<&Arena>, i: usize, slop: f64) -> bool {
         let (h, layers) = (&self.bodies.hot[i], self.bodies.layers[i]);
-        sunk_in_wall(arena, h, slop) || sunk_in_segment(&self.level, layers, slop, h)
+        let start = level_start(&self.level_starts, i);
+        sunk_in_wall(arena, h, slop) || sunk_in_segment(&self.level, layers, slop, h, start)
     }
 
     /// The wall (and segment) part of a push-out pass after the first, for the bodies
@@ -296,11 +297,13 @@ impl Simulation {
             &mut self.pushed,
         );
         let (arena, level, layers) = (self.config.arena, &self.level, &self.bodies.layers);
+        let starts = &self.level_starts;
         let mut walls = 0;
         let mut push = |i: usize, h: &mut Hot| {
-            let moves = arena.map_or(0, |arena| {
-                push_out_of_walls(&arena, slop, i, h, (&mut *issues.0, issues.1))
-            }) + push_out_of_segments(level, layers[i], slop, h);
+            let moves =
+                arena.map_or(0, |arena| {
+                    push_out_of_walls(&arena, slop, i, h, (&mut *issues.0, issues.1))
+                }) + push_out_of_segments(level, layers[i], slop, h, level_start(starts, i));
             if moves > 0 {
                 pushed.push(i as u32);
             }

@@ -7,7 +7,7 @@
 use crate::manifold;
 use crate::push_out::push_out_of_walls;
 use crate::simulation::Simulation;
-use crate::statics::push_out_of_segments;
+use crate::statics::{level_start, push_out_of_segments};
 use glam::DVec2;
 use std::f64::consts::{PI, TAU};
 
@@ -77,7 +77,12 @@ impl Simulation {
                 moves += push_out_of_walls(arena, slop, i, h, report);
             }
             if !self.level.is_empty() {
-                moves += push_out_of_segments(&self.level, self.bodies.layers[i], slop, h);
+                // The event loop lets no body cross a segment; plain motion after the
+                // impact cap and contacts given up to the push-out may.
+                let start = (self.stats.fallback || self.same_instant.gave_up_any())
+                    .then(|| level_start(&self.level_starts, i))
+                    .flatten();
+                moves += push_out_of_segments(&self.level, self.bodies.layers[i], slop, h, start);
             }
             if moves > 0 {
                 self.pushed.push(i as u32);

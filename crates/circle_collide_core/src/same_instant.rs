@@ -197,12 +197,23 @@ impl SameInstant {
         self.given_up.clear();
     }
 
+    /// Whether any contact was handed to the push-out in this step.
+    pub(crate) fn gave_up_any(&self) -> bool {
+        !self.given_up.is_empty()
+    }
+
     /// Whether the pair of body `i` and `other` (a body's index or a static code) was
     /// handed to the push-out for the rest of the step by a squeezed cluster.
     #[inline]
     pub(crate) fn gave_up(&self, i: usize, other: u32) -> bool {
         let i = i as u32;
         !self.given_up.is_empty() && self.given_up.contains(&(i.min(other), i.max(other)))
+    }
+
+    /// Hands the contact `c` of a cluster to the push-out for the rest of the step.
+    fn give_up(&mut self, c: &ClusterContact) {
+        let (a, b) = (c.a, c.b.code());
+        self.given_up.push((a.min(b), a.max(b)));
     }
 
     /// Counts an impact of body `i` at step time `t`: `repeat` if its last impact (its

@@ -96,6 +96,22 @@ impl Segment {
         (q, n, radius - dist)
     }
 
+    /// Where a circle of `radius` whose centre moved from `from` to `to` straight across
+    /// the segment, between its ends, belongs: touching it at the crossing's closest point
+    /// on the side of `from`. `None` if the move does not cross it (or only through an
+    /// end point, or from or to its line).
+    pub(crate) fn back_across(&self, from: DVec2, to: DVec2, radius: f64) -> Option<DVec2> {
+        let along = self.b - self.a;
+        let (s0, s1) = (along.perp_dot(from - self.a), along.perp_dot(to - self.a));
+        let path = to - from;
+        let (e0, e1) = (path.perp_dot(self.a - from), path.perp_dot(self.b - from));
+        if s0 * s1 >= 0.0 || e0 * e1 >= 0.0 {
+            return None;
+        }
+        let side = along.perp().normalize_or_zero() * s0.signum();
+        Some(self.closest_point(to) + side * radius)
+    }
+
     /// Lower and upper corners of the segment's bounding box.
     pub fn bounds(&self) -> (DVec2, DVec2) {
         (self.a.min(self.b), self.a.max(self.b))
@@ -195,6 +211,35 @@ fn roots(a: f64, b: f64, c: f64) -> [Option<f64>; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_centre_moved_across_goes_back_touching_on_its_side() {
+        let s = Segment::new(DVec2::new(0.0, 0.0), DVec2::new(4.0, 0.0));
+        let r = 0.5;
+        // Down across between the ends: back above, touching at the crossing's foot.
+        let back = s.back_across(DVec2::new(1.0, 0.3), DVec2::new(1.5, -0.4), r);
+        assert_eq!(back, Some(DVec2::new(1.5, 0.5)));
+        // Up across from below: back below.
+        let back = s.back_across(DVec2::new(3.0, -0.2), DVec2::new(3.0, 0.1), r);
+        assert_eq!(back, Some(DVec2::new(3.0, -0.5)));
+        // Not across: still above, past an end, onto the line, through an end point.
+        assert_eq!(
+            s.back_across(DVec2::new(1.0, 0.3), DVec2::new(2.0, 0.1), r),
+            None
+        );
+        assert_eq!(
+            s.back_across(DVec2::new(4.5, 0.3), DVec2::new(4.5, -0.3), r),
+            None
+        );
+        assert_eq!(
+            s.back_across(DVec2::new(1.0, 0.3), DVec2::new(1.0, 0.0), r),
+            None
+        );
+        assert_eq!(
+            s.back_across(DVec2::new(3.0, 1.0), DVec2::new(5.0, -1.0), r),
+            None
+        );
+    }
 
     #[test]
     fn interior_end_point_and_miss() {

@@ -165,6 +165,10 @@ pub struct Simulation {
     /// The bodies whose centre was outside the arena at the start of the step, in index
     /// order: only those are reported as [`InputIssues::OUTSIDE_ARENA`].
     pub(crate) outside_at_start: Vec<u32>,
+    /// With a level, the awake dynamic bodies at the start of the step, with their
+    /// positions then, in index order: the push-out keeps each on the side of a segment
+    /// it started on ([`push_out_of_segments`](crate::statics::push_out_of_segments)).
+    pub(crate) level_starts: Vec<(u32, DVec2)>,
     /// Length of `late_pairs` after its last compaction (the event loop meets the same
     /// resting pair again each time one of its bodies changes course).
     pub(crate) late_compacted: usize,
@@ -511,6 +515,7 @@ impl Simulation {
             ("candidate pairs", cap(&self.pairs)),
             ("contacts", cap(&self.contacts) + cap(&self.deep_at_start)),
             ("bodies outside the arena", cap(&self.outside_at_start)),
+            ("level starts", cap(&self.level_starts)),
             ("impact queue", self.queue.heap_bytes()),
             ("impacts", cap(&self.impacts)),
             ("solver contacts", cap(&self.resting)),

@@ -136,19 +136,39 @@ impl Simulation {
 
 /// Pushes body `h` (layers `layers`) out of every level segment it sinks into deeper
 /// than `slop` times its radius, towards the side its centre is on; returns how many
-/// segments moved it.
+/// segments moved it. A segment has no thickness: a body whose centre went across one
+/// since `start` (its position at the start of the step, for a body that was near the
+/// level then) — driven by the push-out, a kinematic body or a step that fell back, never
+/// by the event loop — is first put back touching it on the side it started on. Only a
+/// body half its radius or more from where it started is looked at: one that started
+/// clear of a segment (less than half its radius deep) travels at least that far to cross
+/// it.
 #[inline]
 pub(crate) fn push_out_of_segments(
     level: &crate::level::Level,
     layers: crate::Layers,
     slop: f64,
     h: &mut crate::bodies::Hot,
+    start: Option<DVec2>,
 ) -> usize {
     if level.is_empty() || h.inv_mass == 0.0 || h.sensor() {
         return 0;
     }
     let reach = DVec2::splat(h.radius);
     let mut moved = 0;
+    if let Some(start) = start.filter(|&p| far_from(p, h)) {
+        let (lo, hi) = (start.min(h.pos) - reach, start.max(h.pos) + reach);
+        level.visit(lo, hi, |s| {
+            let seg = &level.segments()[s];
+            if layers.interacts(seg.layers)
+                && !level.defers(s, h.pos)
+                && let Some(back) = seg.back_across(start, h.pos, h.radius)
+            {
+                h.pos = back;
+                moved += 1;
+            }
+        });
+    }
     level.visit(h.pos - reach, h.pos + reach, |s| {
         let seg = &level.segments()[s];
         if !layers.interacts(seg.layers) || level.defers(s, h.pos) {
@@ -163,19 +183,47 @@ pub(crate) fn push_out_of_segments(
     moved
 }
 
+/// Whether body `h` is half its radius or more from `start`: far enough to have gone
+/// across a segment it started clear of.
+#[inline]
+fn far_from(start: DVec2, h: &crate::bodies::Hot) -> bool {
+    (h.pos - start).length_squared() >= 0.25 * h.radius * h.radius
+}
+
+/// Body `i`'s position at the start of the step if it was near the level then (`starts`:
+/// [`Simulation::level_starts`], in index order).
+#[inline]
+pub(crate) fn level_start(starts: &[(u32, DVec2)], i: usize) -> Option<DVec2> {
+    if starts.is_empty() {
+        return None;
+    }
+    let k = starts.binary_search_by_key(&(i as u32), |e| e.0).ok()?;
+    Some(starts[k].1)
+}
+
 /// Whether body `h` (layers `layers`) sinks into a level segment deeper than `slop` times
-/// its radius (what [`push_out_of_segments`] would fix).
+/// its radius, or went across one since `start` (what [`push_out_of_segments`] would fix).
 pub(crate) fn sunk_in_segment(
     level: &crate::level::Level,
     layers: crate::Layers,
     slop: f64,
     h: &crate::bodies::Hot,
+    start: Option<DVec2>,
 ) -> bool {
     if level.is_empty() || h.inv_mass == 0.0 || h.sensor() {
         return false;
     }
     let reach = DVec2::splat(h.radius);
     let mut sunk = false;
+    if let Some(start) = start.filter(|&p| far_from(p, h)) {
+        let (lo, hi) = (start.min(h.pos) - reach, start.max(h.pos) + reach);
+        level.visit(lo, hi, |s| {
+            let seg = &level.segments()[s];
+            sunk |= layers.interacts(seg.layers)
+                && !level.defers(s, h.pos)
+                && seg.back_across(start, h.pos, h.radius).is_some();
+        });
+    }
     level.visit(h.pos - reach, h.pos + reach, |s| {
         let seg = &level.segments()[s];
         sunk |= layers.interacts(seg.layers)

@@ -1,10 +1,13 @@
 //! Level geometry in a running simulation: no tunnelling at 10⁴ units/s, no leak out of
 //! a closed polyline over 10⁴ steps, energy kept with segments and boxes, joints that do
-//! not snag, events that name the segment, layers.
+//! not snag, events that name the segment, layers; bodies the push-out drives across a
+//! segment (a kinematic squeeze, specks under heavy bodies) put back on their side.
 
 mod common;
 
-use circle_collide_core::{BodyDesc, Layers, Level, Other, Segment, Simulation, StepConfig};
+use circle_collide_core::{
+    BodyDesc, Layers, Level, Other, Segment, Simulation, StepConfig, scenes,
+};
 use common::{Rng, sim_with};
 use glam::DVec2;
 use std::f64::consts::TAU;
@@ -407,4 +410,72 @@ fn casts_hit_segments() {
         }
     }
     assert!(segment_hits > 1000, "{segment_hits}");
+}
+
+#[test]
+fn a_body_squeezed_against_a_level_segment_never_comes_out_on_its_far_side() {
+    // A ball between a kinematic paddle sliding at 2 units/s and a level segment (a wall
+    // of no thickness): squeezed (elastic) or pressed in the contact solver (restitution
+    // 0.2), it is driven into the segment by the push-out, which pushed a body out
+    // towards the side its centre is on: the ball came out beyond the wall at step 30,
+    // once its centre had crossed. It stays on the paddle's side, overlapping the paddle
+    // (the kinematic body wins), even after the paddle itself has passed the wall.
+    for (e, shift) in [(1.0, 0.0), (0.2, 0.0), (1.0, 0.02)] {
+        let config = StepConfig {
+            max_impacts_per_body: 32,
+            ..StepConfig::default()
+        };
+        let wall = 30.0;
+        let bodies = [
+            BodyDesc::new(DVec2::new(wall - 1.0, 20.0), 1.0, 1.0).with_restitution(e),
+            BodyDesc::new(DVec2::new(wall - 3.0001, 20.0 + shift), 1.0, f64::INFINITY)
+                .with_restitution(e)
+                .with_velocity(DVec2::new(2.0, 0.0)),
+        ];
+        let mut sim = sim_with(&bodies, config);
+        sim.set_level(Level::new(vec![Segment::new(
+            DVec2::new(wall, 0.0),
+            DVec2::new(wall, 40.0),
+        )]));
+        for step in 0..90 {
+            sim.step(DT);
+            let p = sim.bodies().position(0);
+            assert!(
+                p.x < wall && p.is_finite(),
+                "e {e}, shift {shift}, step {step}: the ball at {p}"
+            );
+            assert!(!sim.stats().fallback, "e {e}, step {step}: fell back");
+        }
+    }
+}
+
+#[test]
+fn specks_poured_onto_a_level_floor_stay_above_it() {
+    // Pours of crates and specks at restitution 0 onto a floor of two segments 3–5 above
+    // the arena's: a speck pressed by a heavy body was driven through the floor by the
+    // push-out and pushed out below it (one in each of these pours before).
+    for seed in [2, 3] {
+        let scene = scenes::speck_pour(250, seed);
+        let width = scene.config.arena.expect("a box").max.x;
+        let mut sim = scene.simulation();
+        let (left, top, right) = (
+            DVec2::new(0.0, 3.0),
+            DVec2::new(0.5 * width, 5.0),
+            DVec2::new(width, 3.0),
+        );
+        sim.set_level(Level::new(Level::polyline(&[left, top, right], false)));
+        let floor = |x: f64| 5.0 - 2.0 * (x - 0.5 * width).abs() / (0.5 * width);
+        for step in 0..600 {
+            sim.step(DT);
+            let b = sim.bodies();
+            for i in 0..b.len() {
+                let p = b.position(i);
+                assert!(
+                    p.y > floor(p.x),
+                    "seed {seed}, step {step}: body {i} (radius {}) at {p}",
+                    b.radius(i)
+                );
+            }
+        }
+    }
 }

@@ -28,7 +28,7 @@ impl Simulation {
     /// rest of the step ([`SameInstant::gave_up`]); the number handed over.
     pub(super) fn give_up_specks(&self, s: &mut SameInstant) -> usize {
         let hot = &self.bodies.hot;
-        let speck = |i: u32| {
+        let speck = |s: &SameInstant, i: u32| {
             let w = hot[i as usize].inv_mass;
             w > 0.0
                 && s.contacts.iter().any(|c| {
@@ -44,10 +44,10 @@ impl Simulation {
                 })
         };
         let before = s.given_up.len();
-        for (c, &x) in s.contacts.iter().zip(&s.x) {
-            if x > 0.0 && (speck(c.a) || c.b.body().is_some_and(speck)) {
-                let (a, b) = (c.a, c.b.code());
-                s.given_up.push((a.min(b), a.max(b)));
+        for k in 0..s.contacts.len() {
+            let c = s.contacts[k];
+            if s.x[k] > 0.0 && (speck(s, c.a) || c.b.body().is_some_and(|j| speck(s, j))) {
+                s.give_up(&c);
             }
         }
         s.given_up.len() - before

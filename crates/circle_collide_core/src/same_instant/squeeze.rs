@@ -80,8 +80,7 @@ impl Simulation {
         }
         self.push_velocities(s);
         for c in &dropped {
-            let (a, b) = (c.a, c.b.code());
-            s.given_up.push((a.min(b), a.max(b)));
+            s.give_up(c);
         }
         self.apply_cluster(s, t, true);
         self.stats.squeezed_clusters += 1;
