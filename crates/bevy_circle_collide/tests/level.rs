@@ -189,3 +189,38 @@ fn fixed_steps(app: &mut App, n: u64) {
         app.update();
     }
 }
+
+#[test]
+fn a_ball_a_kinematic_paddle_squeezes_against_a_level_wall_stays_on_its_side() {
+    // A moving platform pressing the player into a level wall: the paddle wins (the ball
+    // overlaps it), but the ball is never pushed out beyond the wall, which has no
+    // thickness (before: from the 30th step, at either restitution).
+    for e in [1.0, 0.2] {
+        let mut app = app();
+        app.world_mut().spawn(LevelCollider::segment(
+            Vec2::new(30.0, 0.0),
+            Vec2::new(30.0, 40.0),
+        ));
+        let ball = spawn(&mut app, Vec2::new(29.0, 20.0), Vec2::ZERO, 1.0, Mass::Auto);
+        let paddle = spawn(
+            &mut app,
+            Vec2::new(26.9999, 20.0),
+            Vec2::new(2.0, 0.0),
+            1.0,
+            Mass::Static,
+        );
+        for id in [ball, paddle] {
+            app.world_mut().entity_mut(id).insert(Restitution(e));
+        }
+        for step in 0..90 {
+            steps(&mut app, 1);
+            let p = pos(&app, ball);
+            assert!(
+                p.x < 30.0 && p.is_finite(),
+                "e {e}, step {step}: the ball at {p}"
+            );
+        }
+        let d = app.world().resource::<CollisionDiagnostics>();
+        assert_eq!(d.fallbacks, 0, "e {e}");
+    }
+}
