@@ -55,6 +55,8 @@ impl Simulation {
         self.solve_contacts();
         self.predict_start();
         self.follow_contact_changes();
+        // Up to half the cap, then (the step is busy: `same_instant::SPREAD_TRIGGER`) the cap.
+        let mut limit = cap / crate::same_instant::BUSY_SHARE;
         while let Some(ev) = self.queue.pop() {
             let a = ev.a as usize;
             let body = is_body(ev.b);
@@ -64,12 +66,18 @@ impl Simulation {
                 self.stats.stale_events += 1;
                 continue;
             }
-            if self.impacts.len() >= cap {
-                self.stats.fallback = true;
-                // The fallback's contact list reads the late pairs: each pair once.
-                self.compact_late_pairs();
-                self.fallback_contacts(ev.time());
-                break;
+            if self.impacts.len() >= limit {
+                if limit < cap {
+                    self.same_instant.busy = true;
+                    limit = cap;
+                }
+                if self.impacts.len() >= cap {
+                    self.stats.fallback = true;
+                    // The fallback's contact list reads the late pairs: each pair once.
+                    self.compact_late_pairs();
+                    self.fallback_contacts(ev.time());
+                    break;
+                }
             }
             if body {
                 self.hit_pair(a, ev.b as usize, ev.time());

@@ -36,7 +36,9 @@
 //! A run that goes on at the same instant after its cluster was solved, with a speck in
 //! the cluster (a circle at most 1/[`SPECK_MASS_RATIO`] of the mass of a body it touches),
 //! is a speck squeezed out of a wedge (`specks.rs`): the contacts the second solve pressed
-//! on the speck go to the push-out for the rest of the step.
+//! on the speck go to the push-out for the rest of the step. So do they when a body hit
+//! [`SPREAD_TRIGGER`] times since the step took half its impact cap has a speck in its
+//! cluster (a speck rattling between heavy bodies that close on it at distinct times).
 //!
 //! A cluster whose contacts cannot all stop closing (a body squeezed between partners
 //! that cannot give way, such as a kinematic body driving it into a wall) is *squeezed*
@@ -76,6 +78,18 @@ pub const RUN_TRIGGER: u32 = 256;
 /// step; sixty-four hits are a squeeze.
 pub const DRIVEN_TRIGGER: u32 = 64;
 
+/// Impacts of one body since the step took half its impact cap that call for a solve of
+/// its cluster, if a speck is in it (and again at twice, four times … as many): a speck
+/// rattling between heavy bodies that close on it slowly is hit at distinct times, not
+/// at one instant, and such runs took the rest of the cap. Half the cap is 16 impacts
+/// for every body of the world at the default `max_impacts_per_body`: a world that busy
+/// is landing or jammed.
+pub const SPREAD_TRIGGER: u32 = 256;
+
+/// A step is *busy* once it has taken `cap / BUSY_SHARE` impacts (`cap` its impact
+/// cap): from then on every impact counts towards [`SPREAD_TRIGGER`].
+pub const BUSY_SHARE: usize = 2;
+
 /// The width of an instant, as a fraction of the step: impacts of a body this close in
 /// time after the first of its run belong to the run (a light body between two partners
 /// that touch it is hit again at the very same time, to rounding).
@@ -98,6 +112,8 @@ struct Run {
     count: u32,
     /// Impacts by a moving kinematic body in the whole step.
     driven: u32,
+    /// Impacts since the step took half its impact cap ([`SPREAD_TRIGGER`]).
+    busy: u32,
 }
 
 /// One contact of a cluster: body `a`, its partner (a body or a static code), the unit
@@ -143,6 +159,9 @@ impl Partner {
 pub(crate) enum Trigger {
     /// A run of impacts at one instant ([`RUN_TRIGGER`]).
     Instant,
+    /// A speck's impacts spread over a step that took half its impact cap
+    /// ([`SPREAD_TRIGGER`]).
+    Spread,
     /// Impacts by moving kinematic bodies in the step ([`DRIVEN_TRIGGER`]): the cluster
     /// is squeezed at once ([`Simulation::squeeze`]).
     Driven,
@@ -167,6 +186,9 @@ pub(crate) struct SameInstant {
     stamp: u32,
     /// This step's trigger: [`RUN_TRIGGER`], or a quarter of a small world's impact cap.
     trigger: u32,
+    /// The step has taken half its impact cap: every impact counts towards
+    /// [`SPREAD_TRIGGER`] (set by the event loop, [`BUSY_SHARE`]).
+    pub(crate) busy: bool,
     bodies: Vec<u32>,
     velocities: Vec<DVec2>,
     contacts: Vec<ClusterContact>,
@@ -186,6 +208,7 @@ impl SameInstant {
     /// over.
     pub(crate) fn begin_step(&mut self, n: usize, cap: usize) {
         self.trigger = (cap / 4).clamp(8, RUN_TRIGGER as usize) as u32;
+        self.busy = false;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.runs.iter_mut().for_each(|r| r.stamp = 0);
@@ -218,18 +241,20 @@ impl SameInstant {
 
     /// Counts an impact of body `i` at step time `t`: `repeat` if its last impact (its
     /// last move on) came within the instant (`window`) before, `driven` if by a moving
-    /// kinematic body; what calls for a cluster solve, if anything: its run at one
-    /// instant, or its impacts by moving kinematic bodies in the step. An impact neither
-    /// repeated nor driven (nearly all of them) touches nothing.
+    /// kinematic body (and every impact once the step is busy); what calls for
+    /// a cluster solve, if anything: its run at one instant, its impacts by moving
+    /// kinematic bodies in the step, or its impacts since the step got busy. An impact
+    /// neither repeated nor driven in a step that is not busy (nearly all of them)
+    /// touches nothing.
     fn note(
         &mut self,
         i: usize,
         t: f64,
         window: f64,
-        repeat: bool,
-        driven: bool,
+        (repeat, driven): (bool, bool),
     ) -> Option<Trigger> {
-        if !repeat && !driven {
+        let busy = self.busy;
+        if !repeat && !driven && !busy {
             return None;
         }
         let stamp = self.stamp;
@@ -240,12 +265,17 @@ impl SameInstant {
                 start: t,
                 count: 0,
                 driven: 0,
+                busy: 0,
             };
         }
         let calls = |count: u32, from: u32| count >= from && count.is_power_of_two();
         run.driven += u32::from(driven);
         if driven && calls(run.driven, DRIVEN_TRIGGER.min(self.trigger)) {
             return Some(Trigger::Driven);
+        }
+        run.busy += u32::from(busy);
+        if busy && calls(run.busy, SPREAD_TRIGGER.min(self.trigger)) {
+            return Some(Trigger::Spread);
         }
         if !repeat {
             return None;
@@ -291,10 +321,10 @@ impl Simulation {
         let (i_driven, j_driven) =
             j.map_or((false, false), |(j, _)| (hot[j].drives(), hot[i].drives()));
         let repeat = |since: f64| t - since <= window;
-        let ri = (self.same_instant).note(i, t, window, repeat(i_since), i_driven);
+        let ri = (self.same_instant).note(i, t, window, (repeat(i_since), i_driven));
         let rj = j.and_then(|(j, since)| {
             (self.same_instant)
-                .note(j, t, window, repeat(since), j_driven)
+                .note(j, t, window, (repeat(since), j_driven))
                 .map(|r| (j, r))
         });
         ri.map(|r| (i, r)).or(rj)
@@ -316,7 +346,9 @@ impl Simulation {
         resting: bool,
     ) -> bool {
         let mut s = std::mem::take(&mut self.same_instant);
-        let outcome = if !self.gather_cluster(&mut s, k, t) {
+        let outcome = if !self.gather_cluster(&mut s, k, t)
+            || (trigger == Trigger::Spread && !self.has_speck(&s))
+        {
             Outcome::Declined
         } else if trigger == Trigger::Driven {
             Outcome::Squeezed
@@ -326,7 +358,7 @@ impl Simulation {
         let done = match outcome {
             Outcome::Solved => {
                 // The run went on at this instant after a solve of its cluster already.
-                if s.runs[k].count >= 2 * s.trigger {
+                if trigger == Trigger::Spread || s.runs[k].count >= 2 * s.trigger {
                     self.stats.speck_contacts_given_up += self.give_up_specks(&mut s);
                 }
                 self.apply_cluster(&mut s, t, resting);

@@ -13,7 +13,11 @@
 //! hundred. That is a resting contact, not a run of impacts: when a run's cluster has to
 //! be solved a second time at one instant, the contacts the solve pressed on a speck are
 //! left to the push-out for the rest of the step, as the contact solver's resting contacts
-//! are (and the next step's contact solver takes them: they touch).
+//! are (and the next step's contact solver takes them: they touch). A speck between
+//! heavy bodies closing on it slowly rattles at distinct times instead: once the step has
+//! taken half its impact cap, a body's [`SPREAD_TRIGGER`](super::SPREAD_TRIGGER)th impact
+//! solves its cluster if a speck is in it, and hands the speck's pressed contacts over the
+//! same way.
 
 use super::{Partner, SameInstant};
 use crate::simulation::Simulation;
@@ -27,29 +31,38 @@ impl Simulation {
     /// impulse in `s.x`) and that have a speck on either side to the push-out for the
     /// rest of the step ([`SameInstant::gave_up`]); the number handed over.
     pub(super) fn give_up_specks(&self, s: &mut SameInstant) -> usize {
-        let hot = &self.bodies.hot;
-        let speck = |s: &SameInstant, i: u32| {
-            let w = hot[i as usize].inv_mass;
-            w > 0.0
-                && s.contacts.iter().any(|c| {
-                    let other = match c.b {
-                        _ if c.a == i => c.b.body(),
-                        Partner::Body(j) if j == i => Some(c.a),
-                        _ => None,
-                    };
-                    other.is_some_and(|j| {
-                        let wj = hot[j as usize].inv_mass;
-                        wj > 0.0 && wj * SPECK_MASS_RATIO <= w
-                    })
-                })
-        };
         let before = s.given_up.len();
         for k in 0..s.contacts.len() {
             let c = s.contacts[k];
-            if s.x[k] > 0.0 && (speck(s, c.a) || c.b.body().is_some_and(|j| speck(s, j))) {
+            let speck = |i: u32| self.is_speck(s, i);
+            if s.x[k] > 0.0 && (speck(c.a) || c.b.body().is_some_and(speck)) {
                 s.give_up(&c);
             }
         }
         s.given_up.len() - before
+    }
+
+    /// Whether the cluster in `s` has a speck.
+    pub(super) fn has_speck(&self, s: &SameInstant) -> bool {
+        s.bodies.iter().any(|&i| self.is_speck(s, i))
+    }
+
+    /// Whether body `i` is a speck in the cluster in `s`: dynamic, with a dynamic
+    /// neighbour there [`SPECK_MASS_RATIO`] or more times heavier.
+    fn is_speck(&self, s: &SameInstant, i: u32) -> bool {
+        let hot = &self.bodies.hot;
+        let w = hot[i as usize].inv_mass;
+        w > 0.0
+            && s.contacts.iter().any(|c| {
+                let other = match c.b {
+                    _ if c.a == i => c.b.body(),
+                    Partner::Body(j) if j == i => Some(c.a),
+                    _ => None,
+                };
+                other.is_some_and(|j| {
+                    let wj = hot[j as usize].inv_mass;
+                    wj > 0.0 && wj * SPECK_MASS_RATIO <= w
+                })
+            })
     }
 }
