@@ -197,8 +197,9 @@ pub(crate) struct SameInstant {
     q: Vec<f64>,
     x: Vec<f64>,
     total: Vec<f64>,
-    /// Contacts of squeezed clusters handed to the push-out for the rest of the step:
-    /// `(lower, higher)` of a body's index and its partner's index or static code.
+    /// Contacts handed to the push-out for the rest of the step, by squeezed clusters and
+    /// by specks' (`specks.rs`): `(lower, higher)` of a body's index and its partner's
+    /// index or static code.
     given_up: Vec<(u32, u32)>,
     lcp: LcpScratch,
 }
@@ -226,7 +227,7 @@ impl SameInstant {
     }
 
     /// Whether the pair of body `i` and `other` (a body's index or a static code) was
-    /// handed to the push-out for the rest of the step by a squeezed cluster.
+    /// handed to the push-out for the rest of the step (a squeezed cluster's, a speck's).
     #[inline]
     pub(crate) fn gave_up(&self, i: usize, other: u32) -> bool {
         let i = i as u32;
@@ -241,8 +242,8 @@ impl SameInstant {
 
     /// Counts an impact of body `i` at step time `t`: `repeat` if its last impact (its
     /// last move on) came within the instant (`window`) before, `driven` if by a moving
-    /// kinematic body (and every impact once the step is busy); what calls for
-    /// a cluster solve, if anything: its run at one instant, its impacts by moving
+    /// kinematic body; once the step is busy, every impact counts too. What calls for a
+    /// cluster solve, if anything: its run at one instant, its impacts by moving
     /// kinematic bodies in the step, or its impacts since the step got busy. An impact
     /// neither repeated nor driven in a step that is not busy (nearly all of them)
     /// touches nothing.

@@ -137,12 +137,9 @@ impl Simulation {
 /// Pushes body `h` (layers `layers`) out of every level segment it sinks into deeper
 /// than `slop` times its radius, towards the side its centre is on; returns how many
 /// segments moved it. A segment has no thickness: a body whose centre went across one
-/// since `start` (its position at the start of the step, for a body that was near the
-/// level then) — driven by the push-out, a kinematic body or a step that fell back, never
-/// by the event loop — is first put back touching it on the side it started on. Only a
-/// body half its radius or more from where it started is looked at: one that started
-/// clear of a segment (less than half its radius deep) travels at least that far to cross
-/// it.
+/// since `start` (its position at the start of the step, with a level) — driven by the
+/// push-out, a kinematic body or a step that fell back, never by the event loop — is
+/// first put back touching it on the side it started on ([`put_back_across`]).
 #[inline]
 pub(crate) fn push_out_of_segments(
     level: &crate::level::Level,
@@ -155,20 +152,7 @@ pub(crate) fn push_out_of_segments(
         return 0;
     }
     let reach = DVec2::splat(h.radius);
-    let mut moved = 0;
-    if let Some(start) = start.filter(|&p| far_from(p, h)) {
-        let (lo, hi) = (start.min(h.pos) - reach, start.max(h.pos) + reach);
-        level.visit(lo, hi, |s| {
-            let seg = &level.segments()[s];
-            if layers.interacts(seg.layers)
-                && !level.defers(s, h.pos)
-                && let Some(back) = seg.back_across(start, h.pos, h.radius)
-            {
-                h.pos = back;
-                moved += 1;
-            }
-        });
-    }
+    let mut moved = put_back_across(level, layers, start, &mut h.pos, h.radius);
     level.visit(h.pos - reach, h.pos + reach, |s| {
         let seg = &level.segments()[s];
         if !layers.interacts(seg.layers) || level.defers(s, h.pos) {
@@ -183,14 +167,38 @@ pub(crate) fn push_out_of_segments(
     moved
 }
 
-/// Whether body `h` is half its radius or more from `start`: far enough to have gone
-/// across a segment it started clear of.
-#[inline]
-fn far_from(start: DVec2, h: &crate::bodies::Hot) -> bool {
-    (h.pos - start).length_squared() >= 0.25 * h.radius * h.radius
+/// Puts a circle of `radius` at `pos` whose centre went straight across a level segment
+/// (between its ends) since `start` back touching it on the side it started on, segment
+/// after segment; returns how many moved it. Nothing if the circle is less than half its
+/// radius from `start`: one that started clear of a segment (less than half its radius
+/// deep) travels at least that far to cross it.
+fn put_back_across(
+    level: &crate::level::Level,
+    layers: crate::Layers,
+    start: Option<DVec2>,
+    pos: &mut DVec2,
+    radius: f64,
+) -> usize {
+    let Some(start) = start.filter(|&p| (*pos - p).length_squared() >= 0.25 * radius * radius)
+    else {
+        return 0;
+    };
+    let reach = DVec2::splat(radius);
+    let mut moved = 0;
+    level.visit(start.min(*pos) - reach, start.max(*pos) + reach, |s| {
+        let seg = &level.segments()[s];
+        if layers.interacts(seg.layers)
+            && !level.defers(s, *pos)
+            && let Some(back) = seg.back_across(start, *pos, radius)
+        {
+            *pos = back;
+            moved += 1;
+        }
+    });
+    moved
 }
 
-/// Body `i`'s position at the start of the step if it was near the level then (`starts`:
+/// Body `i`'s position at the start of the step if it was awake then (`starts`:
 /// [`Simulation::level_starts`], in index order).
 #[inline]
 pub(crate) fn level_start(starts: &[(u32, DVec2)], i: usize) -> Option<DVec2> {
@@ -214,16 +222,8 @@ pub(crate) fn sunk_in_segment(
         return false;
     }
     let reach = DVec2::splat(h.radius);
-    let mut sunk = false;
-    if let Some(start) = start.filter(|&p| far_from(p, h)) {
-        let (lo, hi) = (start.min(h.pos) - reach, start.max(h.pos) + reach);
-        level.visit(lo, hi, |s| {
-            let seg = &level.segments()[s];
-            sunk |= layers.interacts(seg.layers)
-                && !level.defers(s, h.pos)
-                && seg.back_across(start, h.pos, h.radius).is_some();
-        });
-    }
+    let mut pos = h.pos; // a copy: this only asks
+    let mut sunk = put_back_across(level, layers, start, &mut pos, h.radius) > 0;
     level.visit(h.pos - reach, h.pos + reach, |s| {
         let seg = &level.segments()[s];
         sunk |= layers.interacts(seg.layers)
