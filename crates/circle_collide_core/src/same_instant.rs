@@ -633,9 +633,16 @@ impl Simulation {
                 self.stats.external_impulse -= n * p;
             }
             let tangent_impulse = self.rough_impact(a, j, friction, n, p, t);
+            // A pair's impact names the lower index first, its normal pointing from it
+            // (the tangent `(−n.y, n.x)` turns with the normal: the friction impulse's
+            // sign stays).
+            let (first, other, n) = match j {
+                Some(j) if j < a => (j as u32, Other::Body(contact.a), -n),
+                _ => (contact.a, other, n),
+            };
             self.impacts.push(Impact {
                 time: t,
-                a: contact.a,
+                a: first,
                 other,
                 point: contact.point,
                 normal: n,
