@@ -245,7 +245,8 @@ pub const DISTURB_FRACTION: f64 = 0.1;
 #[cfg_attr(feature = "serialize", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serialize", serde(default))]
 pub struct SleepConfig {
-    /// Whether islands may fall asleep. Default `true`.
+    /// Whether islands may fall asleep. Default `true`. Turned off, every sleeping body
+    /// wakes in the next step.
     pub enabled: bool,
     /// Speed at or below which a held body counts as resting, units/s. `None` (the
     /// default) means half a radius per second, of the largest among the body and the

@@ -35,6 +35,7 @@ impl Simulation {
         };
         let flies = gravity != DVec2::ZERO;
         self.wake_on_new_surroundings(flies);
+        self.wake_with_sleep_off(flies);
         let (max_speed, slop, dt) = (self.config.max_speed, self.config.overlap_slop, self.dt);
         let (arena, level) = (self.config.arena, &self.level);
         self.bodies.sweep_end = dt;
@@ -140,6 +141,21 @@ impl Simulation {
         self.woken = outside;
         self.steered_bodies = steered;
         self.solver_marked = false;
+    }
+
+    /// With sleeping turned off ([`SleepConfig::enabled`](crate::SleepConfig::enabled)),
+    /// wakes every sleeping body: no body falls asleep then, and none stays asleep (a
+    /// pile asleep when the game turned sleeping off stayed frozen). One look at the
+    /// bodies' flags a step while sleeping is off.
+    fn wake_with_sleep_off(&mut self, flies: bool) {
+        if self.config.sleep.enabled {
+            return;
+        }
+        for k in 0..self.bodies.len() {
+            if self.bodies.hot[k].sleeping() {
+                self.wake_flying(k, flies);
+            }
+        }
     }
 
     /// Wakes every sleeping body, and has every body start resting anew, if the gravity

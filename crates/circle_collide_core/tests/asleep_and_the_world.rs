@@ -2,7 +2,8 @@
 //! which nothing moves: a body added asleep outside the arena, or sunk into a wall beyond
 //! the slop (a saved level loaded asleep, a rollback, an arena made smaller), wakes in its
 //! first step and is pushed in — it used to stay outside for good; and a new gravity or
-//! arena wakes every sleeping body — a sleeping stack used to hang where it was.
+//! arena wakes every sleeping body — a sleeping stack used to hang where it was — and so
+//! does sleeping turned off.
 
 use circle_collide_core::{Arena, BodyDesc, InputIssues, Simulation, StepConfig};
 use glam::DVec2;
@@ -117,4 +118,30 @@ fn a_sleeping_stack_follows_a_wall_moved_away() {
         let x = sim.bodies().position(i as usize).x;
         assert!(x < -4.4, "body {i} at x = {x}, not at the new wall");
     }
+}
+
+/// Sleeping turned off under a sleeping stack: both balls wake in the next step and stay
+/// awake, resting where they slept (within the slop); turned on again, the stack, which
+/// rested all the while, falls asleep in the next step.
+#[test]
+fn sleeping_turned_off_wakes_every_sleeper() {
+    let (mut sim, stack) = sleeping_stack(10.0, DVec2::new(0.0, -9.81));
+    let before: Vec<DVec2> = stack
+        .iter()
+        .map(|&i| sim.bodies().position(i as usize))
+        .collect();
+    sim.config.sleep.enabled = false;
+    for step in 0..60 {
+        sim.step(1.0 / 60.0);
+        assert_eq!(sim.stats().sleeping, 0, "step {step}: sleeping is off");
+    }
+    for (&i, &p) in stack.iter().zip(&before) {
+        let moved = sim.bodies().position(i as usize).distance(p);
+        assert!(moved < 0.01 * 0.5, "body {i} moved {moved}");
+    }
+    // Resting all along (a second, past `time_to_sleep`): asleep in the first step
+    // with sleeping on again.
+    sim.config.sleep.enabled = true;
+    sim.step(1.0 / 60.0);
+    assert_eq!(sim.stats().sleeping, 2, "asleep again");
 }
