@@ -63,7 +63,7 @@ pub(crate) type TickItem<'w, 's> = QueryItem<'w, 's, TickQuery<'static>>;
 pub(crate) struct Rules {
     /// [`CircleCollideConfig::effective_density`](crate::CircleCollideConfig::effective_density).
     pub density: f64,
-    /// The configuration changed: every body wakes.
+    /// A setting that bodies at rest depend on changed: every body wakes.
     pub wake_all: bool,
     /// [`CircleCollideConfig::effective_default_restitution`](crate::CircleCollideConfig::effective_default_restitution).
     pub restitution: f64,

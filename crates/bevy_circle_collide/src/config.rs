@@ -447,6 +447,38 @@ impl CircleCollideConfig {
             1.0
         }
     }
+
+    /// The bits of the settings in force that a body at rest depends on: gravity, the
+    /// arena's corners and friction, the default friction and rolling resistance and
+    /// their pair rule, the density, the overlap slop and whether bodies sleep. When one
+    /// of them changes the plugin wakes every sleeping body (asleep, a body is held like a
+    /// static one: a stack would hang where it was); the others — restitution, the
+    /// solver's passes and correction, the resting speed, events, idle steps, the speed
+    /// clamp, the sleep speed and time — wake nobody: a sleeping pile stays asleep while
+    /// they are tuned.
+    pub(crate) fn resting_settings(&self) -> [u64; 14] {
+        let step = self.to_step_config();
+        let (friction, rolling) = self.effective_default_surface();
+        let arena = step.arena.map_or([f64::NAN; 5], |a| {
+            [a.min.x, a.min.y, a.max.x, a.max.y, a.friction]
+        });
+        [
+            step.gravity.x.to_bits(),
+            step.gravity.y.to_bits(),
+            arena[0].to_bits(),
+            arena[1].to_bits(),
+            arena[2].to_bits(),
+            arena[3].to_bits(),
+            arena[4].to_bits(),
+            friction.to_bits(),
+            rolling.to_bits(),
+            self.friction_combine as u64,
+            self.effective_density().to_bits(),
+            step.overlap_slop.to_bits(),
+            u64::from(step.sleep.enabled),
+            u64::from(step.arena.is_some()),
+        ]
+    }
 }
 
 impl CombineRule {

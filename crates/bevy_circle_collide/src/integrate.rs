@@ -24,7 +24,8 @@ crate::schedule::phase_plugin!(
 /// their entity, so results depend neither on spawn order nor on ECS iteration order. The
 /// remembered contacts come from the [`ContactMemory`] resource. A sleeping body the
 /// game moved or gave a velocity wakes (moved, with the sleeping bodies touching its old
-/// place); so does every body when the [`CircleCollideConfig`] changed, and every sleeping
+/// place); so does every body when a setting of the [`CircleCollideConfig`] that bodies
+/// at rest depend on changed (`resting_settings`), and every sleeping
 /// body touching one the game resized or gave other collision properties
 /// ([`sleeper_wakes`](crate::sleeper_wakes)). A body whose
 /// [`Velocity`](crate::Velocity) the game changed since the last step is steered in this
@@ -81,10 +82,15 @@ pub(crate) fn integrate(
     world.entities.clear();
     world.opted_in.clear();
     world.skipped = 0;
-    let wake_all = config.is_changed();
-    if wake_all {
+    if config.is_changed() {
         world.warn_config(&config.problems());
     }
+    // A change to a setting that bodies at rest depend on wakes every body (and the first
+    // step, where every setting is new); tuning the others leaves the sleepers asleep.
+    let wake_all = config.is_changed() && {
+        let settings = config.resting_settings();
+        world.resting_settings.replace(settings) != Some(settings)
+    };
     let rules = Rules {
         density: config.effective_density(),
         wake_all,

@@ -55,6 +55,9 @@ pub struct CircleCollideWorld {
     pub(crate) memory_written: Option<bevy::ecs::change_detection::Tick>,
     /// The configuration problems warned about (each is warned once while it lasts).
     pub(crate) config_warned: Vec<String>,
+    /// [`CircleCollideConfig::resting_settings`] at the last change of the configuration
+    /// (`None` before the first step): a change to them wakes every body.
+    pub(crate) resting_settings: Option<[u64; 14]>,
     /// Whether the arena was found too small for the bodies in it (warned once while the
     /// configuration stays the same).
     pub(crate) arena_warned: bool,
@@ -129,6 +132,7 @@ impl Default for CircleCollideWorld {
             core_index: Vec::new(),
             memory_written: None,
             config_warned: Vec::new(),
+            resting_settings: None,
             arena_warned: false,
             arena_jam: false,
             query_index: std::sync::OnceLock::new(),

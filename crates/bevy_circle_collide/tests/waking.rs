@@ -1,6 +1,7 @@
 //! What wakes a sleeping body through the plugin: a moving kinematic body, a body that
 //! leaves or changes under it (despawned, collider removed or resized, moved away, given
-//! other layers or ignored partners), and a changed configuration (gravity turned).
+//! other layers or ignored partners), and a changed configuration (gravity turned; only
+//! the settings a body at rest depends on).
 
 mod common;
 use bevy::prelude::*;
@@ -181,6 +182,50 @@ fn a_sleeping_stack_slides_when_gravity_turns_sideways() {
         }
     }
     assert!(furthest.iter().all(|&x| x > 9.4), "{furthest:?}");
+}
+
+/// A change to the configuration, named.
+type Tuning = (&'static str, fn(&mut CircleCollideConfig));
+
+/// Tuning a sleeping world: settings a body at rest does not depend on (restitution, the
+/// solver's passes and correction, the resting speed, events, the sleep time) leave a
+/// sleeping stack asleep where it is, step after step; those it depends on (the default
+/// friction, the density, the slop, sleeping itself) wake it in the next step. Every
+/// setting used to wake every body (in the inspector a pile stayed awake while any slider
+/// moved).
+#[test]
+fn only_settings_a_resting_body_depends_on_wake_a_sleeping_stack() {
+    let mut app = app();
+    let (low, high) = sleeping_stack(&mut app);
+    let at = [pos(&app, low), pos(&app, high)];
+    let tunings: [Tuning; 6] = [
+        ("default restitution", |c| c.default_restitution = 0.3),
+        ("contact passes", |c| c.contact_iterations = 40),
+        ("correction", |c| c.conjugate_correction = false),
+        ("resting speed", |c| c.resting_speed = Some(0.5)),
+        ("resting impacts", |c| c.report_resting_impacts = true),
+        ("time to sleep", |c| c.time_to_sleep = 1.0),
+    ];
+    for (what, tune) in tunings {
+        tune(&mut app.world_mut().resource_mut::<CircleCollideConfig>());
+        steps(&mut app, 3);
+        assert_eq!(sleeping(&app), 2, "{what} woke the stack");
+        assert_eq!([pos(&app, low), pos(&app, high)], at, "{what}");
+    }
+    let wakers: [Tuning; 4] = [
+        ("default friction", |c| c.default_friction = 0.5),
+        ("density", |c| c.density = 2.0),
+        ("slop", |c| c.overlap_slop = 0.02),
+        ("sleeping off", |c| c.sleep = false),
+    ];
+    for (what, tune) in wakers {
+        tune(&mut app.world_mut().resource_mut::<CircleCollideConfig>());
+        steps(&mut app, 1);
+        assert_eq!(sleeping(&app), 0, "{what} woke nobody");
+        app.world_mut().resource_mut::<CircleCollideConfig>().sleep = true;
+        steps(&mut app, 150);
+        assert_eq!(sleeping(&app), 2, "after {what}: asleep again");
+    }
 }
 
 /// Layer `memberships` alone, colliding with itself only.
