@@ -20,8 +20,8 @@ fn main() {
         .next()
         .map_or(10, |s| s.parse().expect("seconds to simulate"));
     // PILE=lattice runs the perfect-lattice variant; VERBOSE=1 prints twice a second;
-    // SHOCK=0/1, ITER=n and RS=speed override the shock pass, the contact passes and the
-    // resting speed; NEIGHBOURHOOD=1 sleeps by neighbourhood; MU=μ and ROLL=c give every
+    // SHOCK=0/1, ITER=n, RS=speed and SLOP=s override the shock pass, the contact passes,
+    // the resting speed and the overlap slop; NEIGHBOURHOOD=1 sleeps by neighbourhood; MU=μ and ROLL=c give every
     // circle friction and rolling resistance; DUST=r drops a speck of radius r on the
     // pile (below); THREADS=n runs on n scoped threads (the results do not change).
     let mut scene = match std::env::var("PILE").as_deref() {
@@ -80,6 +80,9 @@ fn main() {
     }
     if let Some(k) = knob("ITER") {
         sim.config.contact_iterations = k as u32;
+    }
+    if let Some(s) = knob("SLOP") {
+        sim.config.overlap_slop = s;
     }
     let mass = std::f64::consts::PI * scenes::RADIUS * scenes::RADIUS;
     let threshold = 1e-6 * n as f64 * mass * 9.81 * scenes::RADIUS;
