@@ -395,6 +395,13 @@ mod tests {
                 assert_eq!(canonical_order_near(&moved, hint), canonical_order(&moved));
             }
             assert_eq!(canonical_order(&moved), reference(&moved, 2.0));
+            // Moved a little (a step's bodies): ordered from the last order, ties
+            // included.
+            let mut nudged = bodies.clone();
+            for b in nudged.iter_mut().step_by(3) {
+                b.position += DVec2::new(0.2 * unit() - 0.1, 0.2 * unit() - 0.1);
+            }
+            assert_eq!(canonical_order_near(&nudged, &order), reference(&nudged, 2.0));
             // And whatever order they come in.
             let reversed: Vec<BodyDesc> = bodies.iter().rev().copied().collect();
             let keys = |b: &[BodyDesc]| -> Vec<u64> {
