@@ -50,7 +50,7 @@ pub(crate) fn integrate(
     changes: Query<crate::body_read::TickQuery>,
     ignored: Query<(Entity, &IgnoredCollisions)>,
     resized: Query<(Entity, Ref<CircleCollider>), Changed<CircleCollider>>,
-    retuned: Query<Entity, crate::sleeper_wakes::Retuned>,
+    retuned: Query<(Entity, Option<Ref<IgnoredCollisions>>), crate::sleeper_wakes::Retuned>,
     changed: Query<(), crate::idle::ChangedBody>,
     ticks: SystemChangeTick,
 ) {
@@ -78,10 +78,6 @@ pub(crate) fn integrate(
     world.kept_ready = false;
     world.gathered_tick = ticks.this_run();
     world.sim.config = config.to_step_config();
-    crate::sleeper_wakes::wake_around_changed(world, &resized, &retuned);
-    world.entities.clear();
-    world.opted_in.clear();
-    world.skipped = 0;
     if config.is_changed() {
         world.warn_config(&config.problems());
     }
@@ -97,6 +93,11 @@ pub(crate) fn integrate(
         restitution: config.effective_default_restitution(),
         surface: config.effective_default_surface(),
     };
+    // Before the last step's entities are cleared: it looks up their core indices.
+    crate::sleeper_wakes::wake_around_changed(world, &resized, &retuned, &bodies, &rules);
+    world.entities.clear();
+    world.opted_in.clear();
+    world.skipped = 0;
     world.kept = keep && crate::kept::gather_kept(world, &bodies, &changes, &rules, &ticks);
     if !world.kept {
         gather_all(world, &bodies, &rules);

@@ -7,13 +7,15 @@
 //! would stay put.
 //!
 //! Such a body, asleep or not, wakes the sleeping bodies touching its place in the last
-//! step, itself included
+//! step, itself included (a property written again as it was wakes nobody: a game may
+//! write them every frame)
 //! ([`Simulation::wake_around`](circle_collide_core::Simulation::wake_around)); a resized
 //! body's new circle then wakes what it reaches as any sleeper's or awake body's touch.
 //! A body spawned since the last step wakes nobody (a level loaded asleep stays asleep),
 //! and a rollback's restored components wake nobody either (the restored
 //! [`ContactMemory`](crate::ContactMemory) cancels the wakes).
 
+use crate::body_read::{BodyQuery, Rules, describe};
 use crate::components::{
     CircleCollider, CollisionLayers, Friction, IgnoredCollisions, Mass, MomentOfInertia,
     RollingResistance, Sensor,
@@ -22,8 +24,9 @@ use crate::world::CircleCollideWorld;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 
-/// Bodies whose collision-relevant components other than the collider's size changed
-/// since the system last ran (added to a body that already had a collider included).
+/// Bodies whose collision-relevant components other than the collider's size were
+/// written since the system last ran (added to a body that already had a collider
+/// included).
 pub(crate) type Retuned = (
     With<CircleCollider>,
     Or<(
@@ -40,11 +43,17 @@ pub(crate) type Retuned = (
 /// Wakes the sleeping bodies touching the last place of each body resized (not just
 /// spawned), retuned ([`Retuned`]) or stripped of a component since the last step
 /// (`world.stripped`, noted by [`note_removal`](crate::idle::note_removal)). The
-/// retuned bodies are looked for only when the last step left sleepers.
+/// retuned bodies are looked for only when the last step left sleepers, and a body
+/// retuned to the very properties it had (a game writing its `Mass`, `Friction`, …
+/// again every frame: bits compared, through
+/// [`Bodies::holds_properties`](circle_collide_core::Bodies::holds_properties)) wakes
+/// nobody; a written [`IgnoredCollisions`] always wakes.
 pub(crate) fn wake_around_changed(
     world: &mut CircleCollideWorld,
     resized: &Query<(Entity, Ref<CircleCollider>), Changed<CircleCollider>>,
-    retuned: &Query<Entity, Retuned>,
+    retuned: &Query<(Entity, Option<Ref<IgnoredCollisions>>), Retuned>,
+    bodies: &Query<BodyQuery>,
+    rules: &Rules,
 ) {
     let mut changed: Vec<Entity> = std::mem::take(&mut world.stripped);
     changed.extend(
@@ -52,13 +61,29 @@ pub(crate) fn wake_around_changed(
             .filter(|(_, c)| !c.is_added())
             .map(|(e, _)| e),
     );
-    if world.sim.stats().sleeping > 0 {
-        changed.extend(retuned.iter());
-    }
-    if !changed.is_empty() {
+    let some_retuned = world.sim.stats().sleeping > 0 && !retuned.is_empty();
+    if !changed.is_empty() || some_retuned {
         let last: HashMap<Entity, usize> = (world.entities.iter().enumerate())
             .map(|(i, e)| (*e, i))
             .collect();
+        if some_retuned {
+            let max_speed = world.sim.config.max_speed;
+            let mut vacated = Vec::new();
+            for (entity, ignored) in retuned {
+                let Some(&i) = last.get(&entity) else {
+                    continue;
+                };
+                let unchanged = ignored.is_none_or(|list| !list.is_changed())
+                    && bodies.get(entity).is_ok_and(|item| {
+                        let (desc, _) = describe(&item, rules, &mut vacated);
+                        desc.sanitize(max_speed)
+                            .is_ok_and(|(desc, _)| world.sim.bodies().holds_properties(i, &desc))
+                    });
+                if !unchanged {
+                    changed.push(entity);
+                }
+            }
+        }
         for entity in &changed {
             if let Some(&i) = last.get(entity) {
                 let b = world.sim.bodies();

@@ -260,6 +260,44 @@ fn a_sleeping_ball_falls_through_a_ball_it_now_ignores() {
     assert!(lowest_y(&mut app, high, 36) < 0.55, "{}", pos(&app, high));
 }
 
+/// Marks every body's `Mass`, `Friction` and `CollisionLayers` changed every frame, their
+/// values unchanged (as a game writing them from its own state does).
+fn rewrite_properties(mut bodies: Query<(&mut Mass, &mut Friction, &mut CollisionLayers)>) {
+    for (mut mass, mut friction, mut layers) in &mut bodies {
+        mass.set_changed();
+        friction.set_changed();
+        layers.set_changed();
+    }
+}
+
+/// A game writes the stack's properties again every frame, unchanged: the stack stays
+/// asleep, still (compared by value: change ticks alone kept every sleeper touching such
+/// a body awake); given another friction, it wakes.
+#[test]
+fn properties_written_again_unchanged_wake_nobody() {
+    let mut app = app();
+    app.add_systems(FixedUpdate, rewrite_properties);
+    let (low, high) = sleeping_stack(&mut app);
+    for ball in [low, high] {
+        app.world_mut()
+            .entity_mut(ball)
+            .insert((Friction(0.0), CollisionLayers::default()));
+    }
+    let at = [pos(&app, low), pos(&app, high)];
+    for step in 0..60 {
+        steps(&mut app, 1);
+        assert_eq!(
+            sleeping(&app),
+            2,
+            "step {step}: rewritten properties woke the stack"
+        );
+    }
+    assert_eq!([pos(&app, low), pos(&app, high)], at);
+    app.world_mut().entity_mut(low).insert(Friction(0.5));
+    steps(&mut app, 1);
+    assert_eq!(sleeping(&app), 0, "another friction woke nobody");
+}
+
 /// Two balls asleep on the floor, overlapping by half a radius, on disjoint layers: the
 /// game removes one's `CollisionLayers` (it now collides with every layer), the pair
 /// collides, and the balls wake and are pushed apart. Asleep, a pair of two sleeping

@@ -615,6 +615,36 @@ impl Bodies {
         self.hot[i].sensor()
     }
 
+    /// Whether body `i` has, bit for bit, the collision properties that `desc` (a sound
+    /// description: see [`BodyDesc::sanitize`]) would give it: its mass and moment of
+    /// inertia, friction, rolling resistance, layers and sensor flag — not its place,
+    /// motion, radius, restitution, key or sleep. Tells a game that wrote a body's
+    /// properties again, unchanged, from one that changed them. `false` for an `i` out of
+    /// range.
+    ///
+    /// ```
+    /// use circle_collide_core::{BodyDesc, Simulation, StepConfig, glam::DVec2};
+    /// let mut sim = Simulation::new(StepConfig::default());
+    /// let desc = BodyDesc::new(DVec2::ZERO, 0.5, 2.0).with_friction(0.3);
+    /// sim.add_body(desc).unwrap();
+    /// let moved = BodyDesc { position: DVec2::ONE, ..desc };
+    /// assert!(sim.bodies().holds_properties(0, &moved));
+    /// assert!(!sim.bodies().holds_properties(0, &desc.with_friction(0.4)));
+    /// ```
+    pub fn holds_properties(&self, i: usize, desc: &BodyDesc) -> bool {
+        if i >= self.len() {
+            return false;
+        }
+        let (new, spin) = (Record::of(desc, i as u32), &self.spin[i]);
+        let bits = |a: f64, b: f64| a.to_bits() == b.to_bits();
+        bits(new.awake_inv_mass, self.awake_inv_mass[i])
+            && bits(new.spin.awake_inv_inertia, spin.awake_inv_inertia)
+            && bits(new.spin.friction, spin.friction)
+            && bits(new.spin.rolling, spin.rolling)
+            && new.layers == self.layers[i]
+            && new.hot.flags & SENSOR == self.hot[i].flags & SENSOR
+    }
+
     /// Everything body `i` is, bit for bit: its key, position, velocity, radius, inverse
     /// mass, restitution, layers, spin, angle, inertia, friction, rolling resistance, rest
     /// time, sleep and sensor flags — to compare two simulations exactly (a rollback's

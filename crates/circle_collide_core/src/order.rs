@@ -401,7 +401,10 @@ mod tests {
             for b in nudged.iter_mut().step_by(3) {
                 b.position += DVec2::new(0.2 * unit() - 0.1, 0.2 * unit() - 0.1);
             }
-            assert_eq!(canonical_order_near(&nudged, &order), reference(&nudged, 2.0));
+            assert_eq!(
+                canonical_order_near(&nudged, &order),
+                reference(&nudged, 2.0)
+            );
             // And whatever order they come in.
             let reversed: Vec<BodyDesc> = bodies.iter().rev().copied().collect();
             let keys = |b: &[BodyDesc]| -> Vec<u64> {
