@@ -55,8 +55,9 @@ pub struct CircleCollideWorld {
     pub(crate) memory_written: Option<bevy::ecs::change_detection::Tick>,
     /// The configuration problems warned about (each is warned once while it lasts).
     pub(crate) config_warned: Vec<String>,
-    /// [`CircleCollideConfig::resting_settings`] at the last change of the configuration
-    /// (`None` before the first step): a change to them wakes every body.
+    /// [`resting_settings`](crate::CircleCollideConfig::resting_settings) at the last
+    /// change of the configuration (`None` before the first step): a change to them wakes
+    /// every body.
     pub(crate) resting_settings: Option<[u64; 14]>,
     /// Whether the arena was found too small for the bodies in it (warned once while the
     /// configuration stays the same).
