@@ -66,7 +66,7 @@ pub(crate) fn track_touches(
     if world.idle {
         return; // nothing moved, nothing started or ended
     }
-    let mut now: Vec<(Entity, Entity)> = world
+    let mut listed: Vec<(Entity, Entity)> = world
         .simulation()
         .touching_pairs()
         .iter()
@@ -75,13 +75,15 @@ pub(crate) fn track_touches(
             (a.min(b), a.max(b))
         })
         .collect();
-    if world.simulation().stats().sleeping > 0 {
-        let Touching(old, asleep, _) = &mut *previous;
+    let Touching(old, asleep, keys) = &mut *previous;
+    sort_pairs(&mut listed, keys);
+    listed.dedup();
+    let now = if world.simulation().stats().sleeping > 0 {
         asleep.fill(&world);
-        now.extend((old.iter()).filter(|&&(a, b)| asleep.has(a) && asleep.has(b)));
-    }
-    sort_pairs(&mut now, &mut previous.2);
-    now.dedup();
+        merge_asleep(&listed, old, |e| asleep.has(e))
+    } else {
+        listed
+    };
     // The step just run (the diagnostics count it already).
     let step = diagnostics.step.saturating_sub(1);
     // Merge the two sorted lists: only-new pairs started, only-old pairs ended.
@@ -128,6 +130,48 @@ pub(crate) fn track_touches(
         }
     }
     previous.0 = now;
+}
+
+/// The pairs `listed` (sorted, distinct) and those of `old` (sorted, distinct) whose two
+/// bodies are `asleep`, in one sorted list without repeats (a pair in both is taken from
+/// both at once). The pairs of two sleepers kept from the
+/// last step are most of a sleeping pile's (25,000 in the pile of 10,000); taken in their
+/// order, they need no sort: only the few the step listed are sorted.
+fn merge_asleep(
+    listed: &[(Entity, Entity)],
+    old: &[(Entity, Entity)],
+    asleep: impl Fn(Entity) -> bool,
+) -> Vec<(Entity, Entity)> {
+    let mut kept = old
+        .iter()
+        .filter(|&&(a, b)| asleep(a) && asleep(b))
+        .peekable();
+    let mut out = Vec::with_capacity(listed.len() + old.len());
+    let mut listed = listed.iter().peekable();
+    loop {
+        let next = match (listed.peek(), kept.peek()) {
+            (Some(&&x), Some(&&y)) => {
+                if x <= y {
+                    listed.next();
+                }
+                if y <= x {
+                    kept.next();
+                }
+                x.min(y)
+            }
+            (Some(&&x), None) => {
+                listed.next();
+                x
+            }
+            (None, Some(&&y)) => {
+                kept.next();
+                y
+            }
+            (None, None) => break,
+        };
+        out.push(next);
+    }
+    out
 }
 
 /// Scratch of [`sort_pairs`], kept between steps.
@@ -205,6 +249,50 @@ fn sort_pairs(pairs: &mut [(Entity, Entity)], scratch: &mut SortKeys) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The merge gives what sorting the listed pairs and the kept sleepers' pairs together
+    /// gives: every pair once, in order — with pairs in both lists, lists of one kind only
+    /// and empty ones.
+    #[test]
+    fn the_merge_is_the_sorted_union_with_the_pairs_of_sleepers() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |below: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % below
+        };
+        for (listed_n, old_n, indices) in [
+            (40, 3000, 400),
+            (0, 500, 100),
+            (300, 0, 100),
+            (0, 0, 1),
+            (200, 200, 30),
+        ] {
+            let mut pair = || {
+                let (a, b) = (next(indices) as u32, next(indices) as u32);
+                let e = |k: u32| Entity::from_raw_u32(k).expect("a valid index");
+                (e(a.min(b)), e(a.max(b)))
+            };
+            let mut listed: Vec<_> = (0..listed_n).map(|_| pair()).collect();
+            listed.sort_unstable();
+            listed.dedup();
+            let mut old: Vec<_> = (0..old_n).map(|_| pair()).collect();
+            old.sort_unstable();
+            old.dedup();
+            // Bodies of even index asleep.
+            let asleep = |e: Entity| e.index_u32() % 2 == 0;
+            let mut expected: Vec<_> = listed.clone();
+            expected.extend(old.iter().filter(|&&(a, b)| asleep(a) && asleep(b)));
+            expected.sort_unstable();
+            expected.dedup();
+            assert_eq!(
+                merge_asleep(&listed, &old, asleep),
+                expected,
+                "{listed_n} / {old_n}"
+            );
+        }
+    }
 
     /// The radix sort gives `Entity`'s own order, for pairs of indices over three bytes and
     /// of a few hundred; so do the comparison sort it falls back to with several
