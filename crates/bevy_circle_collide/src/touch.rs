@@ -281,7 +281,7 @@ mod tests {
             old.sort_unstable();
             old.dedup();
             // Bodies of even index asleep.
-            let asleep = |e: Entity| e.index_u32() % 2 == 0;
+            let asleep = |e: Entity| e.index_u32().is_multiple_of(2);
             let mut expected: Vec<_> = listed.clone();
             expected.extend(old.iter().filter(|&&(a, b)| asleep(a) && asleep(b)));
             expected.sort_unstable();
