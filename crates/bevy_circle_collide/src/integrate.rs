@@ -51,11 +51,11 @@ pub(crate) fn integrate(
     ignored: Query<(Entity, &IgnoredCollisions)>,
     resized: Query<(Entity, Ref<CircleCollider>), Changed<CircleCollider>>,
     retuned: Query<(Entity, Option<Ref<IgnoredCollisions>>), crate::sleeper_wakes::Retuned>,
-    changed: Query<(), crate::idle::ChangedBody>,
+    changed: Query<crate::idle::ChangedItem, crate::idle::ChangedBody>,
     ticks: SystemChangeTick,
 ) {
     let start = std::time::Instant::now();
-    if crate::idle::may_skip(&config, &memory, &world, &changed) {
+    if crate::idle::may_skip(&config, &memory, &world, &changed, &bodies) {
         // Written without change detection: a change to the world is somebody else's.
         let world = world.bypass_change_detection();
         world.idle = true;

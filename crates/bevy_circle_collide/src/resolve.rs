@@ -149,26 +149,30 @@ pub(crate) fn resolve(
     let watch = world.may_keep();
     let gathered_at = world.gathered_tick;
     let late = std::cell::Cell::new(!watch);
+    // Whether this write changed any component's value (see `CircleCollideWorld::wrote`).
+    let wrote = std::cell::Cell::new(false);
     let write =
         |out: &Written, (mut transform, mut velocity, sleep, spin, precise): WriteBackItem| {
             let (p, v) = (out.position.as_vec2(), out.velocity.as_vec2());
             if watch && (transform.last_changed()).is_newer_than(gathered_at, ticks.this_run()) {
                 late.set(true);
             }
-            if transform.translation.truncate() != p {
+            let mut changed = transform.translation.truncate() != p;
+            if changed {
                 transform.translation.x = p.x;
                 transform.translation.y = p.y;
             }
-            velocity.set_if_neq(Velocity(v));
+            changed |= velocity.set_if_neq(Velocity(v));
             let omega = out.angular_velocity as f32;
             if let Some(mut spin) = spin {
-                spin.set_if_neq(AngularVelocity(omega));
+                changed |= spin.set_if_neq(AngularVelocity(omega));
             }
             // Only a body the step turned gets a rotation: every other one's is left as the
             // game set it (and its angle in the core is the one read from it).
             let turned = out.turned.then(|| b.angle(out.index as usize));
             if let Some(angle) = turned {
                 transform.rotation = Quat::from_rotation_z(angle as f32);
+                changed = true;
             }
             // Written without change detection: the gather compares values, and nothing else
             // reacts to it (see `PreciseMotion`).
@@ -182,11 +186,14 @@ pub(crate) fn resolve(
                 };
             }
             if let Some(mut sleep) = sleep {
-                sleep.set_if_neq(SleepState {
+                changed |= sleep.set_if_neq(SleepState {
                     sleeping: out.sleeping,
                     rest_time: out.rest_time as f32,
                     position: if out.sleeping { p } else { Vec2::ZERO },
                 });
+            }
+            if changed {
+                wrote.set(true);
             }
         };
     // The query yields the bodies in the order the gather met them (unless a phase
@@ -223,6 +230,7 @@ pub(crate) fn resolve(
     // The next gather may keep the bodies nobody changed: this write saw each body where
     // the gather left it, and hid no change of the game's (or was not watching).
     world.kept_ready = same_order && !late.get();
+    world.wrote = wrote.get();
     memory.fill_from(world.sim.contact_memory());
     world.memory_written = Some(memory.last_changed());
     let step = diagnostics.step;

@@ -41,7 +41,7 @@ pub(crate) type Retuned = (
 );
 
 /// Wakes the sleeping bodies touching the last place of each body resized (not just
-/// spawned), retuned ([`Retuned`]) or stripped of a component since the last step
+/// spawned, nor written with the radius it had), retuned ([`Retuned`]) or stripped of a component since the last step
 /// (`world.stripped`, noted by [`note_removal`](crate::idle::note_removal)). The
 /// retuned bodies are looked for only when the last step left sleepers, and a body
 /// retuned to the very properties it had (a game writing its `Mass`, `Friction`, …
@@ -56,16 +56,21 @@ pub(crate) fn wake_around_changed(
     rules: &Rules,
 ) {
     let mut changed: Vec<Entity> = std::mem::take(&mut world.stripped);
-    changed.extend(
-        (resized.iter())
-            .filter(|(_, c)| !c.is_added())
-            .map(|(e, _)| e),
-    );
     let some_retuned = world.sim.stats().sleeping > 0 && !retuned.is_empty();
-    if !changed.is_empty() || some_retuned {
+    if !changed.is_empty() || !resized.is_empty() || some_retuned {
         let last: HashMap<Entity, usize> = (world.entities.iter().enumerate())
             .map(|(i, e)| (*e, i))
             .collect();
+        // A collider written with the radius it had resizes nothing.
+        let b = world.sim.bodies();
+        changed.extend(
+            (resized.iter())
+                .filter(|(e, c)| {
+                    let same = |&i: &usize| f64::from(c.radius).to_bits() == b.radius(i).to_bits();
+                    !c.is_added() && !last.get(e).is_some_and(same)
+                })
+                .map(|(e, _)| e),
+        );
         if some_retuned {
             let max_speed = world.sim.config.max_speed;
             let mut vacated = Vec::new();

@@ -89,6 +89,11 @@ pub struct CircleCollideWorld {
     /// of the game's: the next gather may then keep the bodies nobody changed since
     /// (see [`integrate`](crate::integrate)).
     pub(crate) kept_ready: bool,
+    /// Whether the last write-back changed a component's value: the next step then runs
+    /// whatever else changed (it may change more — a pile that just fell asleep drops its
+    /// remembered contacts — so only its values compared are not enough; see
+    /// [`idle`](crate::idle)).
+    pub(crate) wrote: bool,
     /// Whether the gather keeps the bodies nobody changed (tests turn it off to compare).
     pub(crate) keep_unchanged: bool,
     /// Whether this step's gather kept the bodies nobody changed.
@@ -144,6 +149,7 @@ impl Default for CircleCollideWorld {
             stripped: Vec::new(),
             gathered_tick: Default::default(),
             kept_ready: false,
+            wrote: false,
             keep_unchanged: true,
             kept: false,
             kept_pause: 0,

@@ -645,6 +645,61 @@ impl Bodies {
             && new.hot.flags & SENSOR == self.hot[i].flags & SENSOR
     }
 
+    /// Whether `desc` (a sound description: see [`BodyDesc::sanitize`]) would add, bit for
+    /// bit, the very body that [`Simulation::keep_bodies`](crate::Simulation::keep_bodies)
+    /// keeps of body `i` with `rest_time`: its key, place, motion, radius, masses,
+    /// restitution, layers, surface, angle, rest time and sleep and sensor flags. A step
+    /// whose bodies are all so described would rebuild the same world: a game that wrote
+    /// a body's components again, unchanged, changed nothing. `false` for an `i` out of
+    /// range.
+    ///
+    /// ```
+    /// use circle_collide_core::{BodyDesc, Simulation, StepConfig, glam::DVec2};
+    /// let mut sim = Simulation::new(StepConfig::default());
+    /// let desc = BodyDesc::new(DVec2::ZERO, 0.5, 2.0).with_key(7);
+    /// sim.add_body(desc).unwrap();
+    /// assert!(sim.bodies().keeps_as(0, &desc, |t| t));
+    /// let moved = BodyDesc { position: DVec2::ONE, ..desc };
+    /// assert!(!sim.bodies().keeps_as(0, &moved, |t| t));
+    /// ```
+    pub fn keeps_as(&self, i: usize, desc: &BodyDesc, rest_time: impl Fn(f64) -> f64) -> bool {
+        if i >= self.len() {
+            return false;
+        }
+        let (new, h, s) = (Record::of(desc, i as u32), &self.hot[i], &self.spin[i]);
+        let bits = |a: f64, b: f64| a.to_bits() == b.to_bits();
+        let both = |a: DVec2, b: DVec2| bits(a.x, b.x) && bits(a.y, b.y);
+        // As kept (see `keep_from`): a sleeping body stands still, held as a static one.
+        let (vel, inv_mass, omega, inv_inertia) = if h.sleeping() {
+            (DVec2::ZERO, 0.0, 0.0, 0.0)
+        } else {
+            let (w, inertia) = (self.angular_velocity(i), s.awake_inv_inertia);
+            (h.vel, self.awake_inv_mass[i], w, inertia)
+        };
+        let rest = rest_time(self.rest_time(i));
+        let rest = if rest.is_finite() && rest >= 0.0 {
+            rest
+        } else {
+            0.0
+        };
+        new.key == self.keys[i]
+            && both(new.hot.pos, h.pos)
+            && both(new.hot.vel, vel)
+            && bits(new.hot.radius, h.radius)
+            && bits(new.hot.inv_mass, inv_mass)
+            && new.hot.flags == h.flags & DESCRIBED
+            && bits(new.restitution, self.restitution[i])
+            && new.layers == self.layers[i]
+            && bits(new.awake_inv_mass, self.awake_inv_mass[i])
+            && bits(new.rest_time, rest)
+            && bits(new.spin.omega, omega)
+            && bits(new.spin.inv_inertia, inv_inertia)
+            && bits(new.spin.awake_inv_inertia, s.awake_inv_inertia)
+            && bits(new.spin.friction, s.friction)
+            && bits(new.spin.rolling, s.rolling)
+            && bits(new.spin.angle, s.angle)
+    }
+
     /// Everything body `i` is, bit for bit: its key, position, velocity, radius, inverse
     /// mass, restitution, layers, spin, angle, inertia, friction, rolling resistance, rest
     /// time, sleep and sensor flags — to compare two simulations exactly (a rollback's

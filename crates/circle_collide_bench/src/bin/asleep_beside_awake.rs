@@ -2,9 +2,11 @@
 //! pile of design §5 (N circles, default 2000) settles for 15 s (900 steps), then — with
 //! `1` as the second argument — a kinematic circle spinning in the air above it keeps the
 //! world from standing still (no idle steps); prints the median update of the next 300.
+//! With `rewrite` as the third, a system writes every body's `Velocity` every frame
+//! without changing it (as a game's drag or clamp system does).
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench --bin asleep_beside_awake -- [N] [0|1]
+//! cargo run --release -p circle_collide_bench --bin asleep_beside_awake -- [N] [0|1] [rewrite]
 //! ```
 use bevy::app::TaskPoolPlugin;
 use bevy::prelude::*;
@@ -17,6 +19,7 @@ fn main() {
         .nth(1)
         .map_or(2000, |s| s.parse().expect("N: number of circles"));
     let awake = std::env::args().nth(2).is_some_and(|s| s == "1");
+    let rewrite = std::env::args().nth(3).is_some_and(|s| s == "rewrite");
     let scene = scenes::pile(n);
     let step = Time::<Fixed>::from_hz(60.0).timestep();
     let mut app = App::new();
@@ -63,6 +66,13 @@ fn main() {
             AngularVelocity(1.0),
         ));
     }
+    if rewrite {
+        app.add_systems(FixedUpdate, |mut velocities: Query<&mut Velocity>| {
+            for mut velocity in &mut velocities {
+                velocity.set_changed();
+            }
+        });
+    }
     let mut times = Vec::new();
     for _ in 0..300 {
         let t = std::time::Instant::now();
@@ -72,7 +82,7 @@ fn main() {
     times.sort_by(f64::total_cmp);
     let d = app.world().resource::<CollisionDiagnostics>();
     println!(
-        "pile of {n}, spinning kinematic circle {awake}: median update {:.3} ms, {} asleep, {} idle steps in all, last step's phases (ms) {:?}",
+        "pile of {n}, spinning kinematic circle {awake}, velocities rewritten {rewrite}: median update {:.3} ms, {} asleep, {} idle steps in all, last step's phases (ms) {:?}",
         times[150],
         d.sleeping,
         d.idle_steps,
