@@ -196,10 +196,12 @@ pub struct CircleCollideConfig {
     pub sleep_by_neighbourhood: bool,
     /// Skip the whole step while the world stands still — every dynamic body asleep, no
     /// moving kinematic body, no sensor awake — and nothing the step reads changed since
-    /// the last one (no body component written, added or removed, no change to this
+    /// the last one (no body component changed, added or removed — a component written
+    /// again with the same value is compared, not counted —, no change to this
     /// configuration, the [`ContactMemory`](crate::ContactMemory) or the level): such a
     /// step would change nothing, and skipped it costs a walk over the bodies' change
-    /// ticks instead of the gather and write-back.
+    /// ticks (and, after a write, a comparison of every body) instead of the gather and
+    /// write-back.
     /// [`CollisionDiagnostics::idle_steps`](crate::CollisionDiagnostics::idle_steps)
     /// counts the skipped steps. Default `true`; results are the same either way.
     pub skip_idle_steps: bool,
