@@ -9,9 +9,9 @@
 //! counts it. The inputs checked are every component the gather reads (by change ticks,
 //! then by value: a write that leaves every value as the core holds it changes nothing,
 //! one to `IgnoredCollisions` or a `CollidingEntities` added makes the next step a full
-//! one), their removal (an observer), the [`CircleCollideConfig`], the [`ContactMemory`] (a rollback restoring
-//! it), and [`CircleCollideWorld`] itself (the level's system and the game's
-//! [`simulation_mut`](CircleCollideWorld::simulation_mut) write it). Tests
+//! one), their removal (an observer), the [`CircleCollideConfig`], the [`ContactMemory`]
+//! (a rollback restoring it), and [`CircleCollideWorld`] itself (the level's system and
+//! the game's [`simulation_mut`](CircleCollideWorld::simulation_mut) write it). Tests
 //! (`tests/idle.rs`) step an app with and without skipping through each kind of change
 //! and compare them bit for bit.
 

@@ -41,8 +41,9 @@ pub(crate) type Retuned = (
 );
 
 /// Wakes the sleeping bodies touching the last place of each body resized (not just
-/// spawned, nor written with the radius it had), retuned ([`Retuned`]) or stripped of a component since the last step
-/// (`world.stripped`, noted by [`note_removal`](crate::idle::note_removal)). The
+/// spawned, nor written with the radius it had), retuned ([`Retuned`]) or stripped of a
+/// component since the last step (`world.stripped`, noted by
+/// [`note_removal`](crate::idle::note_removal)). The
 /// retuned bodies are looked for only when the last step left sleepers, and a body
 /// retuned to the very properties it had (a game writing its `Mass`, `Friction`, …
 /// again every frame: bits compared, through
