@@ -72,6 +72,18 @@ pub(crate) struct Rules {
     pub surface: (f64, f64),
 }
 
+impl Rules {
+    /// The rules in force under `config`; `wake_all` as given.
+    pub(crate) fn of(config: &crate::CircleCollideConfig, wake_all: bool) -> Self {
+        Self {
+            density: config.effective_density(),
+            wake_all,
+            restitution: config.effective_default_restitution(),
+            surface: config.effective_default_surface(),
+        }
+    }
+}
+
 /// Whether the game opted the body into targeted events.
 #[inline]
 pub(crate) fn opted_in(item: &BodyItem) -> bool {

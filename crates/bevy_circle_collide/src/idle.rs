@@ -152,12 +152,7 @@ fn written_unchanged(
     if unvouched || bodies.iter().len() != world.gathered.len() {
         return false;
     }
-    let rules = Rules {
-        density: config.effective_density(),
-        wake_all: false,
-        restitution: config.effective_default_restitution(),
-        surface: config.effective_default_surface(),
-    };
+    let rules = Rules::of(config, false);
     let (max_speed, core) = (world.sim.config.max_speed, world.sim.bodies());
     // `SleepState` keeps the rest time in `f32` (as the kept gather rounds it).
     let rest_time = |t: f64| f64::from(t as f32);

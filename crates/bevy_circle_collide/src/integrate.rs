@@ -87,12 +87,7 @@ pub(crate) fn integrate(
         let settings = config.resting_settings();
         world.resting_settings.replace(settings) != Some(settings)
     };
-    let rules = Rules {
-        density: config.effective_density(),
-        wake_all,
-        restitution: config.effective_default_restitution(),
-        surface: config.effective_default_surface(),
-    };
+    let rules = Rules::of(&config, wake_all);
     // Before the last step's entities are cleared: it looks up their core indices.
     crate::sleeper_wakes::wake_around_changed(world, &resized, &retuned, &bodies, &rules);
     world.entities.clear();

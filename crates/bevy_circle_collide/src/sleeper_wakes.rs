@@ -57,19 +57,19 @@ pub(crate) fn wake_around_changed(
     rules: &Rules,
 ) {
     let mut changed: Vec<Entity> = std::mem::take(&mut world.stripped);
+    // Colliders written since (not just added: a spawn wakes nobody).
+    let mut rewritten = resized.iter().filter(|(_, c)| !c.is_added()).peekable();
     let some_retuned = world.sim.stats().sleeping > 0 && !retuned.is_empty();
-    if !changed.is_empty() || !resized.is_empty() || some_retuned {
+    if !changed.is_empty() || rewritten.peek().is_some() || some_retuned {
         let last: HashMap<Entity, usize> = (world.entities.iter().enumerate())
             .map(|(i, e)| (*e, i))
             .collect();
         // A collider written with the radius it had resizes nothing.
         let b = world.sim.bodies();
+        let same = |i: usize, radius: f32| f64::from(radius).to_bits() == b.radius(i).to_bits();
         changed.extend(
-            (resized.iter())
-                .filter(|(e, c)| {
-                    let same = |&i: &usize| f64::from(c.radius).to_bits() == b.radius(i).to_bits();
-                    !c.is_added() && !last.get(e).is_some_and(same)
-                })
+            rewritten
+                .filter(|(e, c)| !last.get(e).is_some_and(|&i| same(i, c.radius)))
                 .map(|(e, _)| e),
         );
         if some_retuned {

@@ -632,15 +632,17 @@ impl Bodies {
     /// assert!(!sim.bodies().holds_properties(0, &desc.with_friction(0.4)));
     /// ```
     pub fn holds_properties(&self, i: usize, desc: &BodyDesc) -> bool {
-        if i >= self.len() {
-            return false;
-        }
-        let (new, spin) = (Record::of(desc, i as u32), &self.spin[i]);
-        let bits = |a: f64, b: f64| a.to_bits() == b.to_bits();
-        bits(new.awake_inv_mass, self.awake_inv_mass[i])
-            && bits(new.spin.awake_inv_inertia, spin.awake_inv_inertia)
-            && bits(new.spin.friction, spin.friction)
-            && bits(new.spin.rolling, spin.rolling)
+        i < self.len() && self.has_properties_of(i, &Record::of(desc, i as u32))
+    }
+
+    /// Whether body `i` has `new`'s mass and moment of inertia (awake), friction, rolling
+    /// resistance, layers and sensor flag, bit for bit.
+    fn has_properties_of(&self, i: usize, new: &Record) -> bool {
+        let spin = &self.spin[i];
+        same_bits(new.awake_inv_mass, self.awake_inv_mass[i])
+            && same_bits(new.spin.awake_inv_inertia, spin.awake_inv_inertia)
+            && same_bits(new.spin.friction, spin.friction)
+            && same_bits(new.spin.rolling, spin.rolling)
             && new.layers == self.layers[i]
             && new.hot.flags & SENSOR == self.hot[i].flags & SENSOR
     }
@@ -667,8 +669,7 @@ impl Bodies {
             return false;
         }
         let (new, h, s) = (Record::of(desc, i as u32), &self.hot[i], &self.spin[i]);
-        let bits = |a: f64, b: f64| a.to_bits() == b.to_bits();
-        let both = |a: DVec2, b: DVec2| bits(a.x, b.x) && bits(a.y, b.y);
+        let both = |a: DVec2, b: DVec2| same_bits(a.x, b.x) && same_bits(a.y, b.y);
         // As kept (see `keep_from`): a sleeping body stands still, held as a static one.
         let (vel, inv_mass, omega, inv_inertia) = if h.sleeping() {
             (DVec2::ZERO, 0.0, 0.0, 0.0)
@@ -682,22 +683,18 @@ impl Bodies {
         } else {
             0.0
         };
-        new.key == self.keys[i]
+        self.has_properties_of(i, &new)
+            && new.key == self.keys[i]
             && both(new.hot.pos, h.pos)
             && both(new.hot.vel, vel)
-            && bits(new.hot.radius, h.radius)
-            && bits(new.hot.inv_mass, inv_mass)
+            && same_bits(new.hot.radius, h.radius)
+            && same_bits(new.hot.inv_mass, inv_mass)
             && new.hot.flags == h.flags & DESCRIBED
-            && bits(new.restitution, self.restitution[i])
-            && new.layers == self.layers[i]
-            && bits(new.awake_inv_mass, self.awake_inv_mass[i])
-            && bits(new.rest_time, rest)
-            && bits(new.spin.omega, omega)
-            && bits(new.spin.inv_inertia, inv_inertia)
-            && bits(new.spin.awake_inv_inertia, s.awake_inv_inertia)
-            && bits(new.spin.friction, s.friction)
-            && bits(new.spin.rolling, s.rolling)
-            && bits(new.spin.angle, s.angle)
+            && same_bits(new.restitution, self.restitution[i])
+            && same_bits(new.rest_time, rest)
+            && same_bits(new.spin.omega, omega)
+            && same_bits(new.spin.inv_inertia, inv_inertia)
+            && same_bits(new.spin.angle, s.angle)
     }
 
     /// Everything body `i` is, bit for bit: its key, position, velocity, radius, inverse
@@ -951,6 +948,12 @@ struct Record {
     awake_inv_mass: f64,
     rest_time: f64,
     spin: Spin,
+}
+
+/// Whether `a` and `b` are the same `f64`, bit for bit.
+#[inline]
+fn same_bits(a: f64, b: f64) -> bool {
+    a.to_bits() == b.to_bits()
 }
 
 impl Record {
