@@ -85,8 +85,9 @@ pub(crate) struct Grid {
     /// Gridded bodies too large for one cell: listed in every cell of their box.
     big: Vec<u32>,
     is_big: Vec<bool>,
-    /// Cell range each body was last inserted with: re-inserting into a range already
-    /// covered would only add duplicate entries.
+    /// Cell range each body is listed in (by its entries, or for a body listed once by
+    /// the dense cell of its box's min corner): re-inserting into a range already covered
+    /// would only add duplicate entries, so mid-step it grows to hold each new range.
     registered: Vec<Range>,
     /// Each body's box (body order) as of its last listing: the start-of-step box from
     /// [`rebuild`](Grid::rebuild), replaced when [`insert`](Grid::insert) lists the
@@ -181,6 +182,27 @@ fn within(inner: Range, outer: Range) -> bool {
     outer.0 <= inner.0 && outer.1 <= inner.1 && inner.2 <= outer.2 && inner.3 <= outer.3
 }
 
+/// Whether cell `(cx, cy)` lies in `r`.
+#[inline]
+fn holds(r: Range, (cx, cy): (i32, i32)) -> bool {
+    r.0 <= cx && cx <= r.2 && r.1 <= cy && cy <= r.3
+}
+
+/// The smallest range holding `a` and `b` (`b` if `a` is empty).
+fn hull(a: Range, b: Range) -> Range {
+    if a.0 > a.2 || a.1 > a.3 {
+        return b;
+    }
+    (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
+}
+
+/// Whether a body with range `r` may be gridded mid-step: it spans fewer than
+/// [`MAX_SPAN`] cells on each axis.
+#[inline]
+fn fits(r: Range) -> bool {
+    i64::from(r.2) - i64::from(r.0) < MAX_SPAN && i64::from(r.3) - i64::from(r.1) < MAX_SPAN
+}
+
 impl Grid {
     /// Current cell size.
     pub(crate) fn cell_size(&self) -> f64 {
@@ -258,9 +280,7 @@ impl Grid {
     #[inline]
     fn box_range(&self, (min, max): (DVec2, DVec2)) -> Option<Range> {
         let r = self.range(min, max);
-        let fits = i64::from(r.2) - i64::from(r.0) < MAX_SPAN
-            && i64::from(r.3) - i64::from(r.1) < MAX_SPAN;
-        fits.then_some(r)
+        fits(r).then_some(r)
     }
 
     /// Index of dense cell `(cx, cy)`, if it lies in the dense rectangle.
@@ -455,9 +475,17 @@ impl Grid {
 
     /// Adds entries for body `i` in every cell of its range: dense cells get a chain of
     /// their own, other cells go to the hash.
-    fn add_entries(&mut self, i: usize, (x0, y0, x1, y1): Range) {
+    fn add_entries(&mut self, i: usize, r: Range) {
+        self.add_entries_outside(i, r, EMPTY);
+    }
+
+    /// Adds entries for body `i` in the cells of range `r` that are not in `listed`.
+    fn add_entries_outside(&mut self, i: usize, (x0, y0, x1, y1): Range, listed: Range) {
         for cy in y0..=y1 {
             for cx in x0..=x1 {
+                if holds(listed, (cx, cy)) {
+                    continue;
+                }
                 let head = match self.dense_index(cx, cy) {
                     Some(c) => &mut self.dense_heads[c],
                     None => {
@@ -483,16 +511,27 @@ impl Grid {
         }
         let own = bodies.swept_box(i);
         self.body_boxes[i] = small_box(own);
-        let Some(r) = self.box_range(own) else {
-            self.is_oversized[i] = true;
-            self.oversized.push(i as u32);
-            return;
-        };
-        if within(r, self.registered[i]) {
-            return;
+        let old = self.registered[i];
+        if let Some(r) = self.box_range(own) {
+            if within(r, old) {
+                return;
+            }
+            // Entries stay until the next rebuild. A body whose course changes back and
+            // forth (a rattler between two bodies closing on it: thousands of times in a
+            // step) listed again in the cells of each new range piled up entries there,
+            // and every query through those cells walked them all (a step of 20,000
+            // impacts of 69 bodies took 2.2 s). So its range grows to the smallest one
+            // holding the old and the new, each cell listed once, and a body that would
+            // need a wider one is tested against every body for the rest of the step.
+            let all = hull(old, r);
+            if fits(all) {
+                self.registered[i] = all;
+                self.add_entries_outside(i, all, old);
+                return;
+            }
         }
-        self.registered[i] = r;
-        self.add_entries(i, r);
+        self.is_oversized[i] = true;
+        self.oversized.push(i as u32);
     }
 
     /// Entries of dense cells `first..=last` (contiguous in memory).
@@ -779,6 +818,52 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::refill;
+    use crate::bodies::boxes_overlap;
+    use glam::DVec2;
+
+    /// A body whose course changes back and forth many times in a step (a rattler) is
+    /// listed once in each cell it reaches, not again at every change: the grid's entries
+    /// stay bounded (before, each change to a new range listed it again, and queries
+    /// through those cells walked the pile-up: a step of 20,000 impacts took seconds).
+    /// Every body whose box overlaps a re-inserted one still finds it.
+    #[test]
+    fn a_body_turning_back_and_forth_is_listed_once_per_cell() {
+        let mut sim = crate::scenes::gas(400, 0.3, 10.0).simulation();
+        sim.integrate(crate::scenes::DT);
+        sim.broad_phase();
+        assert!(sim.grid.dense);
+        let start = sim.grid.entries.len();
+        // Forty bodies turned 500 times each along x (half a cell each way over the
+        // step), five more fast enough that their two paths need a wider range.
+        let turned: Vec<usize> = (0..45).map(|k| k * 8).collect();
+        for turn in 0..500 {
+            for (k, &i) in turned.iter().enumerate() {
+                let speed = if k < 40 { 40.0 } else { 150.0 };
+                let sign = if turn % 2 == 0 { 1.0 } else { -1.0 };
+                sim.bodies.hot[i].vel = DVec2::new(sign * speed, 0.0);
+                sim.grid.insert(&sim.bodies, i);
+            }
+        }
+        let added = sim.grid.entries.len() - start;
+        assert!(added <= 40 * 16, "{added} entries added");
+        let gridded = turned[..40]
+            .iter()
+            .filter(|&&i| !sim.grid.is_oversized[i])
+            .count();
+        assert_eq!(gridded, 40, "the slower ones stay in the grid");
+        for &i in &turned[40..] {
+            assert!(sim.grid.is_oversized[i], "body {i}: too wide for the grid");
+        }
+        for &i in &turned {
+            for j in (0..sim.bodies.len()).filter(|&j| j != i) {
+                if boxes_overlap(sim.bodies.swept_box(i), sim.bodies.swept_box(j)) {
+                    let mut found = false;
+                    sim.grid.query_listed(&sim.bodies, j, |k| found |= k == i);
+                    assert!(found, "body {j} misses body {i}");
+                }
+            }
+        }
+    }
 
     /// A per-step buffer that grows a little each step keeps about what it uses
     /// (an eighth of slack), instead of doubling like a plain `resize`.
