@@ -2,7 +2,7 @@
 
 use bevy::prelude::*;
 use circle_collide_core::glam::DVec2;
-use circle_collide_core::{Arena, RestitutionCombine, StepConfig};
+use circle_collide_core::{Arena, MAX_IMPACTS_PER_BODY, RestitutionCombine, StepConfig};
 
 /// An axis-aligned box that keeps every circle inside it.
 ///
@@ -135,7 +135,9 @@ pub struct CircleCollideConfig {
     pub separation_iterations: u32,
     /// Impact cap per step per body (cap = this × bodies + 64); past it the step falls
     /// back to motion plus push-out and [`CollisionDiagnostics::fallbacks`](crate::CollisionDiagnostics::fallbacks)
-    /// counts it. Default `32`.
+    /// counts it. Default `32`; at most
+    /// [`MAX_IMPACTS_PER_BODY`](circle_collide_core::MAX_IMPACTS_PER_BODY) (4096) is used
+    /// (a warning says so).
     pub max_impacts_per_body: u32,
     /// Closing speed at or below which contact is *slow* (resting, pressing): touching
     /// pairs closing this slowly go to the contact solver (no event); slower impacts
@@ -436,6 +438,13 @@ impl CircleCollideConfig {
             out.push(format!(
                 "max_speed {} is not a positive number (using the default)",
                 self.max_speed
+            ));
+        }
+        if self.max_impacts_per_body > MAX_IMPACTS_PER_BODY {
+            out.push(format!(
+                "max_impacts_per_body {} is above {MAX_IMPACTS_PER_BODY} (using \
+                 {MAX_IMPACTS_PER_BODY}: every impact is kept for the step's events)",
+                self.max_impacts_per_body
             ));
         }
         out

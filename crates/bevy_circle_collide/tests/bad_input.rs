@@ -383,6 +383,41 @@ fn config_mistakes_are_warned_once_not_per_body() {
     assert!(world.config_warnings().is_empty());
 }
 
+/// An impact cap far beyond any step's need is warned about and taken as
+/// `MAX_IMPACTS_PER_BODY`: at 100,000 impacts a body, a circle rattling between two bodies
+/// closing on it filled steps with millions of impacts (and their events) until memory
+/// ran out.
+#[test]
+fn an_absurd_impact_cap_is_warned_about_and_clamped() {
+    let mut app = app();
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .max_impacts_per_body = 100_000;
+    for k in 0..10 {
+        spawn(
+            &mut app,
+            Vec2::new(2.0 * k as f32, 0.0),
+            Vec2::X,
+            0.5,
+            Mass::Auto,
+        );
+    }
+    steps(&mut app, 1);
+    let world = app.world().resource::<CircleCollideWorld>();
+    let warnings = world.config_warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("max_impacts_per_body 100000 is above 4096"));
+    let cap = world.simulation().config.impact_cap(10);
+    assert_eq!(cap, 4096 * 10 + 64);
+    // Within the limit the setting is used as it is, without a warning.
+    app.world_mut()
+        .resource_mut::<CircleCollideConfig>()
+        .max_impacts_per_body = 4096;
+    steps(&mut app, 1);
+    let world = app.world().resource::<CircleCollideWorld>();
+    assert!(world.config_warnings().is_empty());
+}
+
 #[test]
 fn specks_pressed_deep_by_heavy_bodies_are_not_warned_about_as_bad_input() {
     // A pour of crates and specks at restitution 0: heavy bodies press specks deeper than
