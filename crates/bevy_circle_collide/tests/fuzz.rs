@@ -1,0 +1,164 @@
+//! A fuzz of the dense scenes a game meets, run on demand (ignored by `cargo test`):
+//!
+//! ```text
+//! cargo test --release -p bevy_circle_collide --test fuzz -- --ignored --nocapture
+//! FUZZ_SEEDS=1..300 FUZZ_CONFIG=1 cargo test --release -p bevy_circle_collide --test fuzz -- --ignored --nocapture
+//! ```
+//!
+//! Each draw is a jittered pile of 300–1800 circles at restitution 0, 0.2, 0.5 or 1, a
+//! random share of them walked left for 150 frames and then right, up to two kinematic
+//! paddles sweeping the floor and turning at the walls, and a circle despawned now and
+//! then; with `FUZZ_CONFIG=1` the configuration is changed every twenty frames or so
+//! (gravity, sleeping, slop, resting speed, passes, correction, impact cap). It asserts
+//! what must always hold — every value finite, every dynamic circle inside the arena —
+//! and prints each draw's median and worst step, and every step over 100 ms, for a
+//! person to read (times are not asserted). It found the rows squeezed by a paddle that
+//! the deep-jam correction flung at millions of units per second
+//! (`docs/performance.md`, forty-fourth session).
+
+mod common;
+
+use bevy::prelude::*;
+use bevy_circle_collide::core::scenes;
+use bevy_circle_collide::prelude::*;
+use common::*;
+
+/// One random change to the configuration, drawn from `rng`.
+fn churn_config(app: &mut App, rng: &mut scenes::SplitMix64) {
+    let (kind, x) = ((rng.next_unit() * 14.0) as usize, rng.next_unit() as f32);
+    let pick = |choices: usize| (x * choices as f32) as usize % choices;
+    let mut c = app.world_mut().resource_mut::<CircleCollideConfig>();
+    match kind {
+        0 => c.gravity = Vec2::new(0.0, -19.62 * x),
+        1 => c.gravity = [Vec2::ZERO, Vec2::new(-9.81, 0.0)][pick(2)],
+        2 => c.sleep = x < 0.5,
+        3 => c.overlap_slop = [0.0, 0.01, 0.05, 0.2][pick(4)],
+        4 => c.resting_speed = [None, Some(0.0), Some(2.0), Some(20.0)][pick(4)],
+        5 => c.conjugate_correction = x < 0.5,
+        6 => c.contact_iterations = [0, 1, 4, 16, 64][pick(5)],
+        7 => c.sleep_by_neighbourhood = x < 0.5,
+        8 => c.default_restitution = x,
+        9 => c.default_friction = x,
+        10 => c.separation_iterations = [0, 1, 4, 32][pick(4)],
+        11 => c.skip_idle_steps = x < 0.5,
+        12 => c.shock_propagation = x < 0.5,
+        _ => c.max_impacts_per_body = [1, 8, 32, 4096][pick(4)],
+    }
+}
+
+/// The draws `FUZZ_SEEDS` names (`a..b`, `b` excluded), else 1 to 20.
+fn seeds() -> std::ops::Range<u64> {
+    let given = std::env::var("FUZZ_SEEDS").ok().and_then(|s| {
+        let (a, b) = s.split_once("..")?;
+        Some(a.parse().ok()?..b.parse().ok()?)
+    });
+    given.unwrap_or(1..21)
+}
+
+/// Runs draw `seed` for 400 frames; returns each step's wall time in milliseconds.
+fn draw(seed: u64, churn: bool) -> Vec<f64> {
+    let mut rng = scenes::SplitMix64(seed * 7919 + 11);
+    let n = 300 + (rng.next_unit() * 1500.0) as usize;
+    let e = [0.0, 0.2, 0.5, 1.0][(rng.next_unit() * 4.0) as usize % 4];
+    let mut scene = scenes::pile(n);
+    for b in &mut scene.bodies {
+        b.restitution = e;
+    }
+    let arena = scene.config.arena.expect("a box");
+    let (width, height) = (arena.max.x as f32, arena.max.y as f32);
+    let mut app = app();
+    let bodies = spawn_scene(&mut app, &scene);
+    let share = rng.next_unit() * 0.5;
+    let walkers: Vec<Entity> = (bodies.iter().copied())
+        .filter(|_| rng.next_unit() < share)
+        .collect();
+    let paddles: Vec<Entity> = (0..(rng.next_unit() * 3.0) as usize)
+        .map(|k| {
+            let p = Vec2::new(width * (0.2 + 0.3 * k as f32), 1.5);
+            spawn(&mut app, p, Vec2::new(3.0, 0.0), 1.0, Mass::Static)
+        })
+        .collect();
+    let at = format!(
+        "draw {seed} ({n} circles, e {e}, {} walkers, {} paddles)",
+        walkers.len(),
+        paddles.len()
+    );
+    let mut times = Vec::new();
+    for frame in 0..400 {
+        let walk = if (frame / 150) % 2 == 0 { -4.0 } else { 4.0 };
+        for &w in &walkers {
+            if let Some(mut v) = app.world_mut().get_mut::<Velocity>(w) {
+                v.0.x = walk;
+            }
+        }
+        for &p in &paddles {
+            let x = app.world().get::<Transform>(p).unwrap().translation.x;
+            let mut v = app.world_mut().get_mut::<Velocity>(p).unwrap();
+            if x > width - 2.0 {
+                v.0.x = -3.0;
+            } else if x < 2.0 {
+                v.0.x = 3.0;
+            }
+        }
+        if churn && rng.next_unit() < 0.05 {
+            churn_config(&mut app, &mut rng);
+        }
+        if rng.next_unit() < 0.02 {
+            let k = (rng.next_unit() * bodies.len() as f64) as usize % bodies.len();
+            if let Ok(body) = app.world_mut().get_entity_mut(bodies[k]) {
+                body.despawn();
+            }
+        }
+        let start = std::time::Instant::now();
+        steps(&mut app, 1);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        times.push(ms);
+        let d = app.world().resource::<CollisionDiagnostics>();
+        if ms > 100.0 {
+            eprintln!(
+                "  {at}, frame {frame}: {ms:.1} ms, {} impacts, {} contacts",
+                d.impacts, d.contacts
+            );
+        }
+        assert!(d.kinetic_energy.is_finite(), "{at}, frame {frame}");
+        let mut query = (app.world_mut()).query::<(Entity, &Transform, &Velocity, &Mass)>();
+        for (entity, transform, velocity, mass) in query.iter(app.world()) {
+            let (p, v) = (transform.translation.truncate(), velocity.0);
+            let here = format!("{at}, frame {frame}: {entity} at {p}, {v}");
+            assert!(p.is_finite() && v.is_finite(), "{here}");
+            if *mass != Mass::Static {
+                let inside = p.x > -0.1 && p.x < width + 0.1 && p.y > -0.1 && p.y < height + 0.1;
+                assert!(inside, "{here}");
+            }
+        }
+    }
+    eprintln!(
+        "{at}: median {:.2} ms, worst {:.1} ms",
+        median(&times),
+        worst(&times)
+    );
+    times
+}
+
+fn median(times: &[f64]) -> f64 {
+    let mut sorted = times.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted[sorted.len() / 2]
+}
+
+fn worst(times: &[f64]) -> f64 {
+    times.iter().copied().fold(0.0, f64::max)
+}
+
+#[test]
+#[ignore = "a fuzz, run on demand (see the module docs)"]
+fn dense_scenes_with_walkers_and_paddles_stay_finite_and_inside() {
+    let churn = std::env::var("FUZZ_CONFIG").is_ok();
+    let worst_steps: Vec<f64> = seeds().map(|seed| worst(&draw(seed, churn))).collect();
+    eprintln!(
+        "{} draws: the worst step of the worst draw {:.1} ms, of the median draw {:.1} ms",
+        worst_steps.len(),
+        worst(&worst_steps),
+        median(&worst_steps)
+    );
+}
