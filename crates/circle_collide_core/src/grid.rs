@@ -25,8 +25,9 @@ use crate::bodies::{Bodies, boxes_overlap};
 use glam::DVec2;
 
 /// A body whose box is more than this many times the typical extent is kept out of the
-/// grid at the start of a step; mid-step, one whose new box spans more cells than this on
-/// one axis.
+/// grid at the start of a step; mid-step, one whose cells — the range holding every box it
+/// was listed with in the step ([`Grid::insert`]) — would span this many or more on one
+/// axis.
 pub const MAX_SPAN: i64 = 4;
 /// Bodies up to this many times the typical extent are listed once, in the cell of their
 /// box's min corner (the cell size is the largest of them); larger ones, up to

@@ -160,11 +160,11 @@ impl Clone for Conjugate {
 
 impl ContactRows {
     /// At most `iterations` conjugate-gradient iterations over the rows with a positive
-    /// impulse (or closing now, a kept gap's allowance not counted), solved as equalities
-    /// (none closes), stopping once none closes faster than `tolerance` (with symmetric
-    /// Gauss–Seidel: once none would after the rows before it in a sweep, [`sweeps`]); then
-    /// the impulses found are applied, each row's total clamped at zero. Returns the
-    /// iterations run.
+    /// impulse (or closing now, a kept gap's allowance and a kinematic body's velocity not
+    /// counted), solved as equalities (none closes), stopping once none closes faster
+    /// than `tolerance` (with symmetric Gauss–Seidel: once none would after the rows before
+    /// it in a sweep, [`sweeps`]); then the impulses found are applied, each row's total
+    /// clamped at zero. Returns the iterations run.
     pub(crate) fn conjugate_gradient(
         &mut self,
         iterations: u32,
