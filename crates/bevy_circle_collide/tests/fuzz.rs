@@ -91,15 +91,7 @@ fn draw(seed: u64, churn: bool) -> Vec<f64> {
                 v.0.x = walk;
             }
         }
-        for &p in &paddles {
-            let x = app.world().get::<Transform>(p).unwrap().translation.x;
-            let mut v = app.world_mut().get_mut::<Velocity>(p).unwrap();
-            if x > width - 2.0 {
-                v.0.x = -3.0;
-            } else if x < 2.0 {
-                v.0.x = 3.0;
-            }
-        }
+        turn_paddles(&mut app, &paddles, width);
         if churn && rng.next_unit() < 0.05 {
             churn_config(&mut app, &mut rng);
         }

@@ -127,15 +127,7 @@ fn a_paddle_squeezing_a_row_into_a_wall_does_not_fling_it() {
             for &e in &walkers {
                 app.world_mut().get_mut::<Velocity>(e).unwrap().0.x = walk;
             }
-            for &p in &paddles {
-                let x = app.world().get::<Transform>(p).unwrap().translation.x;
-                let mut v = app.world_mut().get_mut::<Velocity>(p).unwrap();
-                if x > width - 2.0 {
-                    v.0.x = -3.0;
-                } else if x < 2.0 {
-                    v.0.x = 3.0;
-                }
-            }
+            turn_paddles(&mut app, &paddles, width);
             steps(&mut app, 1);
             for &e in &ids {
                 fastest = fastest.max(vel(&app, e).length());

@@ -179,3 +179,17 @@ pub fn initialize_without_ambiguity(app: &mut App) {
         })
         .expect("no ambiguities in the plugin's schedule");
 }
+
+/// Kinematic paddles (a speed of 3 units/s along x) sweeping the floor of an arena
+/// `width` wide: each turns back once it is within 2 units of a wall.
+pub fn turn_paddles(app: &mut App, paddles: &[Entity], width: f32) {
+    for &p in paddles {
+        let x = app.world().get::<Transform>(p).unwrap().translation.x;
+        let mut v = app.world_mut().get_mut::<Velocity>(p).unwrap();
+        if x > width - 2.0 {
+            v.0.x = -3.0;
+        } else if x < 2.0 {
+            v.0.x = 3.0;
+        }
+    }
+}
