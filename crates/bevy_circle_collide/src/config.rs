@@ -136,7 +136,8 @@ pub struct CircleCollideConfig {
     /// Impact cap per step per body (cap = this × bodies + 64); past it the step falls
     /// back to motion plus push-out and [`CollisionDiagnostics::fallbacks`](crate::CollisionDiagnostics::fallbacks)
     /// counts it. Default `32`; at most [`MAX_IMPACTS_PER_BODY`] (4096) is used (a
-    /// warning says so).
+    /// warning says so), and a step's cap is at most a million impacts
+    /// ([`MAX_IMPACTS_PER_STEP`](circle_collide_core::MAX_IMPACTS_PER_STEP)).
     pub max_impacts_per_body: u32,
     /// Closing speed at or below which contact is *slow* (resting, pressing): touching
     /// pairs closing this slowly go to the contact solver (no event); slower impacts

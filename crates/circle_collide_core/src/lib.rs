@@ -85,7 +85,9 @@ mod work_skips_tests;
 pub use arena::{Arena, Wall};
 pub use bodies::Bodies;
 pub use body::{BodyDesc, InputIssues};
-pub use config::{DISTURB_FRACTION, MAX_IMPACTS_PER_BODY, SleepConfig, StepConfig};
+pub use config::{
+    DISTURB_FRACTION, MAX_IMPACTS_PER_BODY, MAX_IMPACTS_PER_STEP, SleepConfig, StepConfig,
+};
 pub use contacts::{ContactMemory, KeptContact, Partner};
 pub use events::{Impact, Other};
 pub use filter::Layers;
