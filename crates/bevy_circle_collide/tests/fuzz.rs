@@ -7,8 +7,9 @@
 //!
 //! Each draw is a jittered pile of 300–1800 circles at restitution 0, 0.2, 0.5 or 1, a
 //! random share of them walked left for 150 frames and then right, up to two kinematic
-//! paddles sweeping the floor and turning at the walls, and a circle despawned now and
-//! then; with `FUZZ_CONFIG=1` the configuration is changed every twenty frames or so
+//! paddles sweeping the floor and turning at the walls, up to two level segments across
+//! the lower half, friction 0.5 on every circle in some draws, and a circle despawned now
+//! and then; with `FUZZ_CONFIG=1` the configuration is changed every twenty frames or so
 //! (gravity, sleeping, slop, resting speed, passes, correction, impact cap). It asserts
 //! what must always hold — every value finite, every dynamic circle inside the arena —
 //! and prints each draw's median and worst step, and every step over 100 ms, for a
@@ -78,8 +79,32 @@ fn draw(seed: u64, churn: bool) -> Vec<f64> {
             spawn(&mut app, p, Vec2::new(3.0, 0.0), 1.0, Mass::Static)
         })
         .collect();
+    // Up to two ramps of level geometry across the lower half, and friction on every
+    // circle in some draws.
+    let ramps = (rng.next_unit() * 3.0) as usize;
+    for _ in 0..ramps {
+        let (x0, x1) = (
+            rng.next_unit() as f32 * width,
+            rng.next_unit() as f32 * width,
+        );
+        let (y0, y1) = (rng.next_unit() as f32, rng.next_unit() as f32);
+        let ends = [
+            Vec2::new(x0, 2.0 + y0 * height / 2.0),
+            Vec2::new(x1, 2.0 + y1 * height / 2.0),
+        ];
+        app.world_mut().spawn((
+            LevelCollider::segment(ends[0], ends[1]),
+            Transform::default(),
+        ));
+    }
+    let rough = rng.next_unit() < 0.3;
+    if rough {
+        for &b in &bodies {
+            app.world_mut().entity_mut(b).insert(Friction(0.5));
+        }
+    }
     let at = format!(
-        "draw {seed} ({n} circles, e {e}, {} walkers, {} paddles)",
+        "draw {seed} ({n} circles, e {e}, {} walkers, {} paddles, {ramps} ramps, rough {rough})",
         walkers.len(),
         paddles.len()
     );
