@@ -44,8 +44,8 @@ impl DegradedSteps {
         let mut parts = Vec::new();
         if self.fallbacks > 0 {
             parts.push(format!(
-                "{} hit the impact cap (max_impacts_per_body × bodies + 64, at most a million) and finished \
-                 without exact collision",
+                "{} hit the impact cap (max_impacts_per_body × bodies + 64, at most a \
+                 million) and finished without exact collision",
                 self.fallbacks
             ));
         }

@@ -11,6 +11,15 @@ use bevy_circle_collide::core::scenes;
 use bevy_circle_collide::prelude::*;
 use common::*;
 
+/// The walkers among the pile's circles `ids` (in scene order): circle `i` walks when
+/// `frac(i φ⁻¹) < share` ([`scenes::walks`]), as in the runner's `walkers` scene.
+fn walkers(ids: &[Entity], share: f64) -> Vec<Entity> {
+    (ids.iter().enumerate())
+        .filter(|&(i, _)| scenes::walks(i, share))
+        .map(|(_, &e)| e)
+        .collect()
+}
+
 #[test]
 fn a_horde_walked_into_a_wall_holds_within_the_slop() {
     let mut app = app();
@@ -62,10 +71,7 @@ fn walkers_shoving_crates_through_a_pile_hold_within_the_slop() {
         scene.config.gravity *= 1.0 + k as f64 * 1e-6;
         let mut app = app();
         let ids = spawn_scene(&mut app, &scene);
-        let walkers: Vec<_> = (ids.iter().enumerate())
-            .filter(|&(i, _)| scenes::walks(i, 0.2))
-            .map(|(_, &e)| e)
-            .collect();
+        let walkers = walkers(&ids, 0.2);
         let mut left_steps = 0;
         for _ in 0..600 {
             for &e in &walkers {
@@ -106,10 +112,7 @@ fn a_paddle_squeezing_a_row_into_a_wall_does_not_fling_it() {
         let width = scene.config.arena.expect("a box").max.x as f32;
         let mut app = app();
         let ids = spawn_scene(&mut app, &scene);
-        let walkers: Vec<_> = (ids.iter().enumerate())
-            .filter(|&(i, _)| scenes::walks(i, 0.4))
-            .map(|(_, &e)| e)
-            .collect();
+        let walkers = walkers(&ids, 0.4);
         let paddles: Vec<_> = [0.2, 0.5]
             .map(|x| {
                 spawn(
