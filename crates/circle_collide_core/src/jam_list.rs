@@ -14,6 +14,9 @@ const NO_EXTRA: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct JamList {
     pub(crate) listed_at: Vec<DVec2>,
+    /// The margin, a fraction of each radius, the boxes were widened by when the list was
+    /// made (`Simulation::allowed_move`).
+    pub(crate) margin: f64,
     /// The broad phase's box of each body (as its grid listed it), for a list made from
     /// the step's own pairs (`Simulation::list_from_broad_phase`); empty when the broad
     /// phase listed nothing or not every pair from these boxes
@@ -104,9 +107,16 @@ impl JamList {
         !self.listed_at.is_empty()
     }
 
-    /// Makes the list of `pairs` (indexed by body), at the bodies' current places.
-    pub(crate) fn list(&mut self, bodies: &crate::bodies::Bodies, pairs: &[(u32, u32)]) {
+    /// Makes the list of `pairs` (indexed by body), at the bodies' current places; they
+    /// were found with boxes widened by `margin` of each radius.
+    pub(crate) fn list(
+        &mut self,
+        bodies: &crate::bodies::Bodies,
+        pairs: &[(u32, u32)],
+        margin: f64,
+    ) {
         let n = bodies.len();
+        self.margin = margin;
         self.listed_at.clear();
         self.listed_at.extend(bodies.hot.iter().map(|h| h.pos));
         crate::compressed_rows::build(n, &mut self.start, &mut self.pairs_of, |emit| {

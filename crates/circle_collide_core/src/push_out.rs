@@ -116,9 +116,23 @@ const RELIST_MIN: usize = 8;
 const BROAD_LIST_OUTSIDE: usize = 32;
 
 /// A large jam's pair list is made with every body's box widened by this fraction of
-/// its radius, and serves the following passes until a body has moved farther than
-/// `(JAM_MARGIN − slop) × the smallest radius` since: no unlisted pair can touch before.
+/// its radius (or more once outgrown: [`JAM_WIDEN_MAX`]), and serves the following
+/// passes until a body has moved farther than `(margin − slop) × the smallest radius`
+/// since: no unlisted pair can touch before.
 pub(crate) const JAM_MARGIN: f64 = 0.1;
+
+/// How many times a jammed push-out's list may double its margin ([`JAM_MARGIN`]) when
+/// the jam outgrows it (0.1, 0.2, then 0.4 of each radius). A jam pushed through by a
+/// kinematic body outgrows its list in a few passes: listed at the plain margin, it
+/// rebuilt the grid and listed every pair in each of its passes (the runner's `dozer`
+/// scene of 10,000: 61 listings a step, a third of the step's time), where the
+/// widened list holds for tens of passes.
+pub(crate) const JAM_WIDEN_MAX: u32 = 2;
+
+/// A jammed push-out whose list was outgrown this many times is charged a listing of
+/// every pair for each of its passes ([`PUSH_OUT_PASS_LIMIT`]'s work), as when it listed
+/// every pair anew in each pass: its widened list makes the passes cheaper, not more.
+pub(crate) const JAM_OUTGROWN_CHARGED: u32 = 2;
 
 /// Whether bodies `i` and `j` may be pushed apart and overlap deeper than `slop` times
 /// the smaller radius.
@@ -252,7 +266,9 @@ impl Simulation {
         let cap = configured.saturating_mul(PUSH_OUT_PASS_CAP * factor);
         let mut visited = 0usize;
         while self.list_pushed_neighbours() {
-            visited += self.active.len() + std::mem::take(&mut self.jam.relisted);
+            let relisted = std::mem::take(&mut self.jam.relisted);
+            let outgrew = relisted == 0 && self.jam.outgrown >= JAM_OUTGROWN_CHARGED;
+            visited += self.active.len() + if outgrew { listed } else { relisted };
             if pass >= cap || (pass >= limit && visited > budget) {
                 self.memory.push_out_limited = true;
                 // The walls have the last word: a pair left overlapping is better than a
@@ -386,24 +402,21 @@ impl Simulation {
     /// pair, bit for bit; only fewer pairs are visited (until 2026-11-29 every touching
     /// pair of the jam was activated: ~4700 in the walkers of 2000, for the ~100 pushed).
     ///
-    /// The boxes are widened by [`JAM_MARGIN`] for this listing, and the bodies' places
+    /// The boxes are widened by [`JAM_MARGIN`] for this listing (doubled each time this
+    /// push-out outgrew its list, up to [`JAM_WIDEN_MAX`] times), and the bodies' places
     /// are kept: the next passes take their pairs from this list for as long as no body
     /// has moved past the margin ([`touching_jam_pairs`](Self::touching_jam_pairs)).
     fn relist_touching_pairs(&mut self, pushed: &[u32]) -> bool {
-        // A jam that outgrew its list twice moves too much for one: list each pass.
-        let keep = self.jam.outgrown < 2;
+        // A jam that outgrew its list moves much: a wider margin keeps the next list longer.
+        let wide = JAM_MARGIN * f64::from(1u32 << self.jam.outgrown.min(JAM_WIDEN_MAX));
         let margin = self.bodies.margin;
-        if keep {
-            self.bodies.margin = margin.max(JAM_MARGIN);
-        }
+        self.bodies.margin = margin.max(wide);
         self.rebuild_grid();
         self.collect_pairs();
         self.jam.relisted += self.pairs.len();
         self.jam.relists += 1;
         self.bodies.margin = margin;
-        if keep {
-            self.jam.list(&self.bodies, &self.pairs);
-        }
+        self.jam.list(&self.bodies, &self.pairs, wide);
         let slop = self.config.overlap_slop;
         let mut deep = false;
         let moved = self.jam.mark(self.bodies.len(), pushed);
@@ -500,7 +513,7 @@ impl Simulation {
         let jam = &mut self.jam;
         jam.relisted += self.pairs.len();
         jam.broad_lists += 1;
-        jam.list(&self.bodies, &self.pairs);
+        jam.list(&self.bodies, &self.pairs, JAM_MARGIN);
         jam.by_boxes = true;
         let mut deep = false;
         let moved = jam.mark(n, pushed);
@@ -577,9 +590,10 @@ impl Simulation {
     }
 
     /// How far a body may move from where the jam's list was made before the list may
-    /// miss a pair: `(JAM_MARGIN − slop) ×` the smallest dynamic radius.
+    /// miss a pair: `(margin − slop) ×` the smallest dynamic radius, where the margin is
+    /// the one the list was made with ([`JAM_MARGIN`], or wider: [`JAM_WIDEN_MAX`]).
     fn allowed_move(&self) -> f64 {
-        (JAM_MARGIN - self.config.overlap_slop).max(0.0) * self.min_radius
+        (self.jam.margin.max(JAM_MARGIN) - self.config.overlap_slop).max(0.0) * self.min_radius
     }
 
     /// Lists the bodies `pushed` in the grid at their new place and makes every
@@ -1205,6 +1219,38 @@ mod tests {
                 "{name}: only {listed} steps listed from their own pairs"
             );
         }
+    }
+
+    /// A crowd steered to its centre and ploughed through by a kinematic body outgrows
+    /// the push-out's list again and again: the list is widened rather than made anew in
+    /// every pass, and no deep pair goes uncounted (brute force).
+    #[test]
+    fn a_crowd_ploughed_by_a_kinematic_body_keeps_a_widened_list() {
+        // The runner's `dozer` scene, smaller: a crowd steered to its centre, ploughed
+        // through the middle by a kinematic circle of 4 radii at twice the crowd's speed.
+        let n = 2000;
+        let mut scene = crate::scenes::crowd(n, 0.3);
+        let side = crate::scenes::gas_side(n, 0.3);
+        let mut dozer = BodyDesc::new(DVec2::new(2.5, 0.5 * side), 2.0, f64::INFINITY);
+        dozer.velocity = DVec2::new(8.0, 0.0);
+        scene.bodies.push(dozer);
+        let mut sim = scene.simulation();
+        let centre = DVec2::splat(0.5 * side);
+        let mut ploughed = 0;
+        for step in 0..240 {
+            crate::scenes::steer_crowd(&mut sim, centre);
+            sim.step(crate::scenes::DT);
+            let jam = &sim.jam;
+            if jam.outgrown >= super::JAM_OUTGROWN_CHARGED {
+                ploughed += 1;
+                // Listed anew in every pass once outgrown twice, it made ~60 lists a step.
+                let at = format!("step {step}");
+                assert!(jam.relists <= 8, "{at}: {} lists", jam.relists);
+                assert!(jam.margin > super::JAM_MARGIN, "{at}");
+                assert_deep_pairs_counted(&sim, &at);
+            }
+        }
+        assert!(ploughed >= 20, "the crowd was ploughed in {ploughed} steps");
     }
 
     /// 400 circles dropped on top of one another in a disk of radius 6: the push-out moves
