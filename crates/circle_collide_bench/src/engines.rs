@@ -154,7 +154,7 @@ pub fn steer(app: &mut App, engine: Engine, centre: Vec2, speed: f32) {
             use bevy_circle_collide::prelude::*;
             app.add_systems(
                 FixedPreUpdate,
-                move |mut q: Query<(&Transform, &mut Velocity), With<CircleCollider>>| {
+                move |mut q: Query<(&Transform, &mut Velocity), Without<Dozer>>| {
                     for (t, mut v) in &mut q {
                         v.0 = toward(t.translation);
                     }
@@ -228,6 +228,78 @@ pub fn march(app: &mut App, engine: Engine, vx: f32) {
                         if *body == RigidBody::Dynamic {
                             v.linear.x = vx;
                         }
+                    }
+                },
+            );
+        }
+    }
+}
+
+/// Marks the `dozer` scene's kinematic circle: the steering leaves it alone.
+#[derive(Component)]
+pub struct Dozer;
+
+/// The `dozer` scene's bulldozer: a kinematic circle of radius `r` at `p` moving at `v`
+/// (restitution 0.2, the crowd's), which before every fixed step turns back along an
+/// axis once it is within its radius of a wall of the box `min`–`max` (each engine's own
+/// kinematic body: ours a static mass with a velocity, avian `Kinematic`, rapier
+/// `KinematicVelocityBased`).
+pub fn dozer(app: &mut App, engine: Engine, p: Vec2, v: Vec2, r: f32, min: Vec2, max: Vec2) {
+    let turn = move |p: Vec3, v: &mut Vec2| {
+        for k in 0..2 {
+            if (p[k] < min[k] + r && v[k] < 0.0) || (p[k] > max[k] - r && v[k] > 0.0) {
+                v[k] = -v[k];
+            }
+        }
+    };
+    let at = Transform::from_translation(p.extend(0.0));
+    match engine {
+        Engine::Ours => {
+            use bevy_circle_collide::prelude::*;
+            let world = app.world_mut();
+            let body = (CircleCollider::new(r), at, Velocity(v), Mass::Static);
+            world.spawn((body, Restitution(0.2), Dozer));
+            app.add_systems(
+                FixedPreUpdate,
+                move |mut q: Query<(&Transform, &mut Velocity), With<Dozer>>| {
+                    for (t, mut v) in &mut q {
+                        turn(t.translation, &mut v.0);
+                    }
+                },
+            );
+        }
+        Engine::Avian => {
+            use avian2d::prelude::*;
+            let e = Restitution::new(0.2).with_combine_rule(CoefficientCombine::Max);
+            let body = (
+                RigidBody::Kinematic,
+                Collider::circle(r),
+                at,
+                LinearVelocity(v),
+            );
+            app.world_mut().spawn((body, e, Dozer));
+            app.add_systems(
+                FixedPreUpdate,
+                move |mut q: Query<(&Transform, &mut LinearVelocity), With<Dozer>>| {
+                    for (t, mut v) in &mut q {
+                        turn(t.translation, &mut v.0);
+                    }
+                },
+            );
+        }
+        Engine::Rapier => {
+            use bevy_rapier2d::prelude::*;
+            let e = Restitution {
+                coefficient: 0.2,
+                combine_rule: CoefficientCombineRule::Max,
+            };
+            let body = (RigidBody::KinematicVelocityBased, Collider::ball(r), at);
+            app.world_mut().spawn((body, Velocity::linear(v), e, Dozer));
+            app.add_systems(
+                FixedPreUpdate,
+                move |mut q: Query<(&Transform, &mut Velocity), With<Dozer>>| {
+                    for (t, mut v) in &mut q {
+                        turn(t.translation, &mut v.linear);
                     }
                 },
             );

@@ -3,13 +3,15 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E] [--slop S] [--shuffle]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|dozer|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E] [--slop S] [--shuffle]
 //! ```
 //!
 //! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
 //! the gas construction at rest steered toward the centre at 4 units/s before every step
 //! (each engine's velocity component is set in `FixedPreUpdate`), `wall_crowd` the same
 //! crowd steered toward the middle of the left wall (a crowd pressed against a wall),
+//! `dozer` the centre crowd with a kinematic bulldozer (radius 4 r, 8 units/s) driven
+//! through its middle from the left wall to the right one and back,
 //! `march` the jittered pile whose circles are given a horizontal velocity of −4 units/s
 //! before every step, their vertical velocity kept (a side-view horde walking into the
 //! left wall under gravity), `walkers` the same pile of which a fifth of the circles (a
@@ -123,7 +125,7 @@ fn main() {
         "gas" => scenes::gas(args.n, 0.3, 10.0),
         "pile" | "march" | "walkers" => scenes::pile(args.n),
         "lattice" => scenes::lattice_pile(args.n),
-        "crowd" | "wall_crowd" => scenes::crowd(args.n, 0.3),
+        "crowd" | "wall_crowd" | "dozer" => scenes::crowd(args.n, 0.3),
         // Poured during the run: the world starts empty.
         "heap" => scenes::Scene {
             bodies: Vec::new(),
@@ -131,7 +133,7 @@ fn main() {
         },
         other => {
             panic!(
-                "unknown scene {other}: gas, pile, lattice, crowd, wall_crowd, march, walkers or heap"
+                "unknown scene {other}: gas, pile, lattice, crowd, wall_crowd, dozer, march, walkers or heap"
             )
         }
     };
@@ -163,12 +165,25 @@ fn main() {
     };
     let side = scenes::gas_side(args.n, 0.3) as f32;
     let target = match args.scene.as_str() {
-        "crowd" => Some(Vec2::splat(0.5 * side)),
+        "crowd" | "dozer" => Some(Vec2::splat(0.5 * side)),
         "wall_crowd" => Some(Vec2::new(0.0, 0.5 * side)),
         _ => None,
     };
     if let Some(target) = target {
         engines::steer(&mut app, args.engine, target, scenes::CROWD_SPEED as f32);
+    }
+    if args.scene == "dozer" {
+        // A bulldozer of 4 radii at twice the crowd's speed, from the middle of the left
+        // wall to the right and back, through the crowd's centre at every crossing.
+        let (r, speed) = (
+            4.0 * scenes::RADIUS as f32,
+            2.0 * scenes::CROWD_SPEED as f32,
+        );
+        let arena = scene.config.arena.expect("the crowd has walls");
+        let (min, max) = (arena.min.as_vec2(), arena.max.as_vec2());
+        let p = Vec2::new(min.x + r + 0.5, 0.5 * (min.y + max.y));
+        let v = Vec2::new(speed, 0.0);
+        engines::dozer(&mut app, args.engine, p, v, r, min, max);
     }
     if args.scene == "march" || args.scene == "walkers" {
         // The walkers: every circle of the march, a fixed fifth of the walkers scene's.
@@ -225,6 +240,10 @@ fn main() {
         app.update();
     }
     let verbose = std::env::var_os("VERBOSE").is_some();
+    // SPEEDS=1: over the late half, the fastest circle after a step and how many circles
+    // per step ended it faster than twice the crowd's speed (solver overshoot), to stderr.
+    let speeds = std::env::var_os("SPEEDS").is_some();
+    let (mut fastest, mut fast_circles) = (0.0_f32, 0_usize);
     for step in 1..=args.steps {
         let t = std::time::Instant::now();
         app.update();
@@ -236,6 +255,12 @@ fn main() {
                 (Some(_), false) => settled_at = None,
                 _ => {}
             }
+        }
+        if speeds && step > args.steps / 2 {
+            let snapshot = measure::snapshot(&mut app, args.engine);
+            let limit = 2.0 * scenes::CROWD_SPEED as f32;
+            fastest = snapshot.speeds.iter().copied().fold(fastest, f32::max);
+            fast_circles += snapshot.speeds.iter().filter(|&&s| s > limit).count();
         }
         if let Some(d) = app
             .world()
@@ -258,6 +283,14 @@ fn main() {
                 );
             }
         }
+    }
+    if speeds {
+        let late = (args.steps - args.steps / 2) as f64;
+        eprintln!(
+            "late half: fastest circle {fastest:.2} u/s, {:.3} circles a step above {} u/s",
+            fast_circles as f64 / late,
+            2.0 * scenes::CROWD_SPEED
+        );
     }
     if std::env::var_os("PHASES").is_some() {
         measure::print_phase_medians(&phases, &times);

@@ -7,6 +7,8 @@ use bevy::prelude::*;
 pub struct Snapshot {
     pub circles: Vec<(Vec2, f32)>,
     pub kinetic_energy: f64,
+    /// Each dynamic circle's speed, in the order of `circles`.
+    pub speeds: Vec<f32>,
 }
 
 /// Reads the circles' state from the engine's components. All scene masses are equal,
@@ -48,6 +50,7 @@ pub fn snapshot(app: &mut App, engine: Engine) -> Snapshot {
     Snapshot {
         circles,
         kinetic_energy,
+        speeds,
     }
 }
 
