@@ -123,21 +123,9 @@ fn draw(seed: u64, churn: bool) -> Vec<f64> {
             }
         }
         turn_paddles(&mut app, &paddles, width);
-        if churn && rng.next_unit() < 0.05 {
-            churn_config(&mut app, &mut rng);
-        }
-        despawn_now_and_then(&mut app, &mut rng, &bodies);
-        times.push(timed_step(&mut app, &at, frame));
-        let mut query = (app.world_mut()).query::<(Entity, &Transform, &Velocity, &Mass)>();
-        for (entity, transform, velocity, mass) in query.iter(app.world()) {
-            let (p, v) = (transform.translation.truncate(), velocity.0);
-            let here = format!("{at}, frame {frame}: {entity} at {p}, {v}");
-            assert!(p.is_finite() && v.is_finite(), "{here}");
-            if *mass != Mass::Static {
-                let inside = p.x > -0.1 && p.x < width + 0.1 && p.y > -0.1 && p.y < height + 0.1;
-                assert!(inside, "{here}");
-            }
-        }
+        let frame_at = format!("{at}, frame {frame}");
+        times.push(churned_step(&mut app, &mut rng, churn, &bodies, &frame_at));
+        check_bodies(&mut app, &frame_at, Vec2::new(width, height));
     }
     eprintln!(
         "{at}: median {:.2} ms, worst {:.1} ms",
@@ -210,25 +198,12 @@ fn crowd_draw(seed: u64, churn: bool) -> (Vec<f64>, f32) {
                 }
             }
         }
-        if churn && rng.next_unit() < 0.05 {
-            churn_config(&mut app, &mut rng);
-        }
-        despawn_now_and_then(&mut app, &mut rng, &bodies);
-        times.push(timed_step(&mut app, &at, frame));
-        let mut query = (app.world_mut()).query::<(Entity, &Transform, &Velocity, &Mass)>();
-        for (entity, transform, velocity, mass) in query.iter(app.world()) {
-            let (p, v) = (transform.translation.truncate(), velocity.0);
-            let here = format!("{at}, frame {frame}: {entity} at {p}, {v}");
-            assert!(p.is_finite() && v.is_finite(), "{here}");
-            if *mass != Mass::Static {
-                let inside =
-                    p.cmpgt(Vec2::splat(-0.1)).all() && p.cmplt(Vec2::splat(side + 0.1)).all();
-                assert!(inside, "{here}");
-                // The bulldozers start on top of circles: their first frames push out.
-                if frame >= 30 {
-                    fastest = fastest.max(v.length());
-                }
-            }
+        let frame_at = format!("{at}, frame {frame}");
+        times.push(churned_step(&mut app, &mut rng, churn, &bodies, &frame_at));
+        let speed = check_bodies(&mut app, &frame_at, Vec2::splat(side));
+        // The bulldozers start on top of circles: their first frames push out.
+        if frame >= 30 {
+            fastest = fastest.max(speed);
         }
     }
     eprintln!(
@@ -249,19 +224,26 @@ fn crowd_draw(seed: u64, churn: bool) -> (Vec<f64>, f32) {
     (times, fastest)
 }
 
-/// Despawns one of `bodies` in one frame of fifty.
-fn despawn_now_and_then(app: &mut App, rng: &mut scenes::SplitMix64, bodies: &[Entity]) {
+/// One frame's churn and step: with `churn` the configuration changed in one frame of
+/// twenty, one of `bodies` despawned in one of fifty; then the step. Returns its wall
+/// time in milliseconds; prints a step over 100 ms and asserts the kinetic energy is
+/// finite.
+fn churned_step(
+    app: &mut App,
+    rng: &mut scenes::SplitMix64,
+    churn: bool,
+    bodies: &[Entity],
+    at: &str,
+) -> f64 {
+    if churn && rng.next_unit() < 0.05 {
+        churn_config(app, rng);
+    }
     if rng.next_unit() < 0.02 {
         let k = (rng.next_unit() * bodies.len() as f64) as usize % bodies.len();
         if let Ok(body) = app.world_mut().get_entity_mut(bodies[k]) {
             body.despawn();
         }
     }
-}
-
-/// Runs one step and returns its wall time in milliseconds; prints a step over 100 ms
-/// and asserts the kinetic energy is finite.
-fn timed_step(app: &mut App, at: &str, frame: usize) -> f64 {
     let start = std::time::Instant::now();
     steps(app, 1);
     let ms = start.elapsed().as_secs_f64() * 1e3;
@@ -271,12 +253,30 @@ fn timed_step(app: &mut App, at: &str, frame: usize) -> f64 {
     let d = app.world().resource::<CollisionDiagnostics>();
     if ms > 100.0 {
         eprintln!(
-            "  {at}, frame {frame}: {ms:.1} ms, {} impacts, {} contacts",
+            "  {at}: {ms:.1} ms, {} impacts, {} contacts",
             d.impacts, d.contacts
         );
     }
-    assert!(d.kinetic_energy.is_finite(), "{at}, frame {frame}");
+    assert!(d.kinetic_energy.is_finite(), "{at}");
     ms
+}
+
+/// Asserts every body's position and velocity are finite and every dynamic body is
+/// inside the arena `[0, size]` (within 0.1); returns the fastest dynamic body's speed.
+fn check_bodies(app: &mut App, at: &str, size: Vec2) -> f32 {
+    let mut fastest = 0.0_f32;
+    let mut query = (app.world_mut()).query::<(Entity, &Transform, &Velocity, &Mass)>();
+    for (entity, transform, velocity, mass) in query.iter(app.world()) {
+        let (p, v) = (transform.translation.truncate(), velocity.0);
+        let here = format!("{at}: {entity} at {p}, {v}");
+        assert!(p.is_finite() && v.is_finite(), "{here}");
+        if *mass != Mass::Static {
+            let inside = p.cmpgt(Vec2::splat(-0.1)).all() && p.cmplt(size + 0.1).all();
+            assert!(inside, "{here}");
+            fastest = fastest.max(v.length());
+        }
+    }
+    fastest
 }
 
 fn median(times: &[f64]) -> f64 {
