@@ -58,6 +58,7 @@ pub mod manifold;
 mod memory_order;
 mod narrow_phase;
 pub mod order;
+mod outward;
 mod pair_sort;
 pub mod parabolic_toi;
 pub mod parallel;
