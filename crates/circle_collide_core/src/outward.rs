@@ -30,9 +30,9 @@ pub(crate) const OUTWARD_PASSES: u32 = 8;
 pub(crate) const OUTWARD_MAX_PUSHERS: usize = 16;
 
 impl Simulation {
-    /// Lists the moving kinematic bodies' places for this push-out (none under gravity
-    /// outside a steered jam, or when there are more than [`OUTWARD_MAX_PUSHERS`]), and
-    /// starts its count of outward passes.
+    /// Lists the places of the moving kinematic bodies (sensors aside) for this push-out
+    /// (none under gravity outside a steered jam, or when there are more than
+    /// [`OUTWARD_MAX_PUSHERS`]), and starts its count of outward passes.
     pub(crate) fn list_pushers(&mut self) {
         self.pushers.clear();
         self.outward_passes = 0;
@@ -40,7 +40,7 @@ impl Simulation {
             return;
         }
         let moving = |h: &&crate::bodies::Hot| {
-            h.inv_mass == 0.0 && h.vel != DVec2::ZERO && h.pos.is_finite()
+            h.inv_mass == 0.0 && h.vel != DVec2::ZERO && h.pos.is_finite() && !h.sensor()
         };
         (self.pushers).extend(self.bodies.hot.iter().filter(moving).map(|h| h.pos));
         if self.pushers.len() > OUTWARD_MAX_PUSHERS {
