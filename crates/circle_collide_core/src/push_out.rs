@@ -238,7 +238,7 @@ impl Simulation {
     /// lifting the upper body of pairs pressed sideways stacked the horde up the wall.
     pub(crate) fn push_out(&mut self, walls_moved: bool) {
         self.jam.reset();
-        self.list_pushers();
+        self.outward_passes = None;
         let configured = self.config.separation_iterations.max(1);
         // `pushed[tested..]`: the bodies moved since the last pass tested its pairs.
         let mut tested = self.pushed.len();

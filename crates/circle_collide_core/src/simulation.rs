@@ -183,9 +183,10 @@ pub struct Simulation {
     /// Scratch of the push-out: (height, pair) of overlaps beyond the slop.
     pub(crate) overlapping: Vec<(f64, u32, u32)>,
     /// The places of the moving kinematic bodies the push-out's first jammed passes go
-    /// outward from, and how many went so (`crate::outward`).
+    /// outward from (listed at its first jammed pass), and how many went so
+    /// (`crate::outward`; `None` until then).
     pub(crate) pushers: Vec<DVec2>,
-    pub(crate) outward_passes: u32,
+    pub(crate) outward_passes: Option<u32>,
     /// Scratch of the push-out's first pass under gravity.
     pub(crate) bottom_up: crate::bottom_up::BottomUp,
     /// Bodies the push-out moved since it last listed their new neighbours.
