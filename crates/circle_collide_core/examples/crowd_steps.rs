@@ -16,8 +16,10 @@
 //! k/1000 units up (another trajectory of the same crowd); `PILLAR=r` stands a static
 //! circle of radius r on the target (the circles it would overlap left out) for the crowd
 //! to press on; `CROWD_E=e` gives the circles and the walls restitution e (1: a crowd
-//! left at the plugin's default); `THREADS=n` runs on n scoped threads (the results do not
-//! change).
+//! left at the plugin's default); `DOZER=1` adds the runner's bulldozer (a kinematic
+//! circle of 4 radii at 8 units/s from the middle of the left wall to the right one and
+//! back, turning within its radius of a wall: the runner's `--scene dozer`); `THREADS=n`
+//! runs on n scoped threads (the results do not change).
 
 mod common;
 
@@ -72,6 +74,16 @@ fn main() {
             arena.restitution = e;
         }
     }
+    // DOZER=1: the runner's bulldozer (module docs), the last body of the scene.
+    let dozer = std::env::var_os("DOZER").is_some().then(|| {
+        let arena = scene.config.arena.expect("the crowd has walls");
+        let r = 4.0 * scenes::RADIUS;
+        let p = DVec2::new(arena.min.x + r + 0.5, 0.5 * (arena.min.y + arena.max.y));
+        let v = DVec2::new(2.0 * scenes::CROWD_SPEED, 0.0);
+        let body = circle_collide_core::BodyDesc::new(p, r, f64::INFINITY).with_velocity(v);
+        scene.bodies.push(body.with_restitution(0.2));
+        (arena, r)
+    });
     let n = scene.bodies.len();
     let mut sim = scene.simulation();
     common::threads_from_env(&mut sim);
@@ -103,6 +115,9 @@ fn main() {
     let verbose = std::env::var_os("VERBOSE").is_some();
     for step in 1..=steps {
         scenes::steer_crowd(&mut sim, centre);
+        if let Some((arena, r)) = dozer {
+            turn_dozer(&mut sim, arena, r);
+        }
         times.push(phases.step(&mut sim, scenes::DT));
         let s = sim.stats();
         if verbose && step % 25 == 0 {
@@ -154,6 +169,27 @@ fn main() {
     );
     common::print_heap_bytes(&sim);
     common::print_state_fingerprint(&sim);
+}
+
+/// Turns the bulldozer (the one moving kinematic body) back along an axis once it is
+/// within its radius `r` of a wall of `arena`, as the runner's does.
+fn turn_dozer(
+    sim: &mut circle_collide_core::Simulation,
+    arena: circle_collide_core::Arena,
+    r: f64,
+) {
+    let b = sim.bodies();
+    let Some(i) = (0..b.len()).find(|&i| b.inverse_mass(i) == 0.0 && b.velocity(i) != DVec2::ZERO)
+    else {
+        return;
+    };
+    let (p, mut v) = (b.position(i), b.velocity(i));
+    for k in 0..2 {
+        if (p[k] < arena.min[k] + r && v[k] < 0.0) || (p[k] > arena.max[k] - r && v[k] > 0.0) {
+            v[k] = -v[k];
+        }
+    }
+    sim.set_velocity(i as u32, v);
 }
 
 use circle_collide_core::glam::DVec2;
