@@ -1,28 +1,39 @@
-//! The push-out's first jammed passes outward from moving kinematic bodies.
+//! The push-out's jammed passes outward from moving kinematic bodies.
 //!
 //! A kinematic body driven into a jam (a bulldozer through a crowd) pushes the circles in
 //! front of it into the ones behind them. The jammed passes split each push evenly
 //! between two dynamic bodies, which carries a push one layer of circles a pass: a plough
 //! through a crowd of 10,000 ran every step at the push-out's work limit, 64 passes,
 //! leaving hundreds of pairs past the slop. So, without gravity (or in a steered jam,
-//! which is pushed out as one), the first [`OUTWARD_PASSES`] jammed passes of a push-out
-//! in a world with a moving kinematic body take their deep pairs in order of distance
-//! from the nearest such body (the pair's midpoint; ties by pair) and move the farther
-//! body of each pair the whole depth: as the bottom-up pass does under gravity, a push
-//! crosses the jam in one pass, up to where there is room. Only the first few passes:
-//! where the jam fills its arena the push has nowhere to go, and outward passes without
-//! end made the densest ploughed crowds of the fuzz 4–11 times slower
-//! (`docs/performance.md`, forty-fifth session). The passes after them split again.
+//! which is pushed out as one), the jammed passes of a push-out in a world with a moving
+//! kinematic body take their deep pairs in order of distance from the nearest such body
+//! (the pair's midpoint; ties by pair) and move the farther body of each pair the whole
+//! depth: as the bottom-up pass does under gravity, a push crosses the jam in one pass,
+//! up to where there is room.
+//!
+//! Where there is none the outward rule cannot clear a jam: a body pushed into a wall is
+//! put back by the wall and pushed in again, and where two pushers' pushes meet each
+//! drives the bodies into the other's; splitting evenly spreads such a jam's overlap over
+//! its pairs. Outward passes without end made the densest ploughed crowds of the fuzz
+//! 4–11 times slower (`docs/performance.md`, forty-fifth session). So the first
+//! [`OUTWARD_PASSES`] jammed passes go outward, and the following ones only until an
+//! outward pass finds no room — a wall moves a body after it, or it pushes a dynamic body
+//! off a static or kinematic body that is not its nearest pusher, or pushes apart two
+//! bodies whose nearest pushers differ; from then on the passes split again.
 
 use crate::simulation::Simulation;
 use glam::DVec2;
 
-/// How many jammed passes of a push-out go outward from the moving kinematic bodies (see
-/// the module docs). Measured on the runner's `dozer` scene (late means, 10,000 / 2000
-/// circles): 4 passes 19.7 / 2.61 ms, 8 16.9 / 2.32, 16 13.9 / 2.34, every pass 11.8 /
-/// 2.19, none 23.7 / 2.56; over the 40 draws of the bulldozer fuzz, 8 passes took the
-/// draws' medians 20 % lower (none more than 10 % higher), 16 made two dense draws 30–40 %
-/// slower.
+/// How many jammed passes of a push-out go outward from the moving kinematic bodies even
+/// where they find no room (see the module docs). Measured on the runner's `dozer` scene
+/// when no pass after them went outward (late means, 10,000 / 2000 circles): 4 passes
+/// 19.7 / 2.61 ms, 8 16.9 / 2.32, 16 13.9 / 2.34, every pass 11.8 / 2.19, none 23.7 /
+/// 2.56; over the 40 draws of the bulldozer fuzz, 8 passes took the draws' medians 20 %
+/// lower (none more than 10 % higher), 16 made two dense draws 30–40 % slower. Going on
+/// outward while there is room (forty-sixth session, core `crowd_steps` with `DOZER=1`):
+/// 10,000 16.0 → 12.0 ms, 2000 1.92 → 1.64; the fuzz's draws replayed in the core
+/// (`plough_draws`) level (their medians' median ratio 1.01, none more than 12 % slower,
+/// the single bulldozers' up to 26 % faster).
 pub(crate) const OUTWARD_PASSES: u32 = 8;
 
 /// A world with more moving kinematic bodies than this keeps the even split (each deep
@@ -47,8 +58,9 @@ impl Simulation {
         }
     }
 
-    /// Whether this jammed pass goes outward (see the module docs); counts it if so. The
-    /// push-out's first jammed pass lists the pushers (`outward_passes` is `None` before).
+    /// Whether this jammed pass goes outward (the first [`OUTWARD_PASSES`], then until one
+    /// finds no room: see the module docs); counts it if so. The push-out's first jammed
+    /// pass lists the pushers (`outward_passes` is `None` before).
     pub(crate) fn outward_pass(&mut self) -> bool {
         let done = match self.outward_passes {
             Some(done) => done,
@@ -57,16 +69,25 @@ impl Simulation {
                 0
             }
         };
-        let outward = !self.pushers.is_empty() && done < OUTWARD_PASSES;
+        let room = done < OUTWARD_PASSES || !self.outward_blocked;
+        let outward = !self.pushers.is_empty() && room;
         self.outward_passes = Some(done + u32::from(outward));
         outward
     }
 
+    /// The index of the pusher nearest `p` and its squared distance (the first on a tie).
+    fn nearest_pusher(&self, p: DVec2) -> (usize, f64) {
+        (self.pushers.iter().enumerate())
+            .map(|(k, q)| (k, q.distance_squared(p)))
+            .fold(
+                (usize::MAX, f64::INFINITY),
+                |a, b| if b.1 < a.1 { b } else { a },
+            )
+    }
+
     /// The squared distance from `p` to the nearest pusher.
     fn pusher_distance(&self, p: DVec2) -> f64 {
-        (self.pushers.iter())
-            .map(|q| q.distance_squared(p))
-            .fold(f64::INFINITY, f64::min)
+        self.nearest_pusher(p).1
     }
 
     /// Orders an outward pass's deep pairs `(key, i, j)` by the distance of their
@@ -82,16 +103,22 @@ impl Simulation {
 
     /// The shares of an outward push bodies `i` and `j` take: two dynamic bodies, all
     /// to the one farther from the nearest pusher (`j` on a tie); against a static or
-    /// kinematic body, all to the dynamic one.
-    pub(crate) fn outward_weights(&self, i: usize, j: usize) -> (f64, f64) {
-        let h = &self.bodies.hot;
-        match (h[i].inv_mass > 0.0, h[j].inv_mass > 0.0) {
-            (true, true) if self.pusher_distance(h[j].pos) >= self.pusher_distance(h[i].pos) => {
-                (0.0, 1.0)
-            }
-            (true, _) => (1.0, 0.0),
-            _ => (0.0, 1.0),
-        }
+    /// kinematic body, all to the dynamic one. Notes a push that finds no room (see the
+    /// module docs): two bodies with different nearest pushers, or a dynamic body off a
+    /// static or kinematic one that is not its nearest pusher.
+    pub(crate) fn outward_weights(&mut self, i: usize, j: usize) -> (f64, f64) {
+        let (hi, hj) = (&self.bodies.hot[i], &self.bodies.hot[j]);
+        let (ni, di) = self.nearest_pusher(hi.pos);
+        let (nj, dj) = self.nearest_pusher(hj.pos);
+        let (dynamic_i, dynamic_j) = (hi.inv_mass > 0.0, hj.inv_mass > 0.0);
+        let (weights, blocked) = match (dynamic_i, dynamic_j) {
+            (true, true) if dj >= di => ((0.0, 1.0), ni != nj),
+            (true, true) => ((1.0, 0.0), ni != nj),
+            (true, false) => ((1.0, 0.0), self.pushers.get(ni) != Some(&hj.pos)),
+            _ => ((0.0, 1.0), self.pushers.get(nj) != Some(&hi.pos)),
+        };
+        self.outward_blocked |= blocked;
+        weights
     }
 }
 
@@ -133,5 +160,37 @@ mod tests {
         assert!(!sim.stats().fallback);
         assert_eq!(sim.stats().overlaps_left, 0, "pairs left past the slop");
         assert!(sim.outward_passes > Some(0), "no pass went outward");
+    }
+
+    /// The runner's `dozer` scene, smaller (2000 circles steered to their centre, a
+    /// kinematic circle of 4 radii at 8 units/s driven into them), on two trajectories
+    /// (the crowd's target moved). With only the first eight passes outward the push-out
+    /// left pairs past the slop in 132 and 102 of these 300 steps; going on outward while
+    /// there is room, in 3 and 5 (its passes went on outward in ~195 steps).
+    #[test]
+    fn a_crowd_ploughed_by_a_kinematic_body_is_cleared_while_the_push_has_room() {
+        for nudge in [0.0, 0.37] {
+            let n = 2000;
+            let mut scene = crate::scenes::crowd(n, 0.3);
+            let side = crate::scenes::gas_side(n, 0.3);
+            let mut dozer = BodyDesc::new(DVec2::new(2.5, 0.5 * side), 2.0, f64::INFINITY);
+            dozer.velocity = DVec2::new(8.0, 0.0);
+            scene.bodies.push(dozer);
+            let mut sim = scene.simulation();
+            let centre = DVec2::new(0.5 * side, 0.5 * side + nudge);
+            let (mut left, mut past_the_first) = (0, 0);
+            for _ in 0..300 {
+                crate::scenes::steer_crowd(&mut sim, centre);
+                sim.step(crate::scenes::DT);
+                left += usize::from(sim.stats().overlaps_left > 0);
+                past_the_first += usize::from(sim.outward_passes > Some(super::OUTWARD_PASSES));
+            }
+            let at = format!("target nudged {nudge}");
+            assert!(left <= 12, "{at}: {left} steps left pairs past the slop");
+            assert!(
+                past_the_first >= 100,
+                "{at}: {past_the_first} steps went on outward"
+            );
+        }
     }
 }

@@ -239,6 +239,7 @@ impl Simulation {
     pub(crate) fn push_out(&mut self, walls_moved: bool) {
         self.jam.reset();
         self.outward_passes = None;
+        self.outward_blocked = false;
         let configured = self.config.separation_iterations.max(1);
         // `pushed[tested..]`: the bodies moved since the last pass tested its pairs.
         let mut tested = self.pushed.len();
@@ -341,9 +342,14 @@ impl Simulation {
 
     /// The wall part of a jammed pass: [`push_out_of_walls_listed`](Self::push_out_of_walls_listed)
     /// for the active bodies.
+    /// A wall that moves a body after an outward pass ends the outward passes past the
+    /// first few (`crate::outward`: the push found no room).
     fn push_active_out_of_walls(&mut self) {
         let bodies = std::mem::take(&mut self.active_bodies);
-        self.push_out_of_walls_listed(Some(&bodies));
+        let walls = self.push_out_of_walls_listed(Some(&bodies));
+        if walls > 0 && self.outward_passes.is_some_and(|done| done > 0) {
+            self.outward_blocked = true;
+        }
         self.active_bodies = bodies;
     }
 
@@ -687,8 +693,8 @@ impl Simulation {
     ///
     /// Without gravity (or in a steered jam) in a world with a moving kinematic body, the
     /// first [`OUTWARD_PASSES`](crate::outward::OUTWARD_PASSES) jammed passes go outward
-    /// from it instead: every push to the farther body, pairs nearest first
-    /// (`crate::outward`).
+    /// from it instead, and the following ones until one finds no room: every push to the
+    /// farther body, pairs nearest first (`crate::outward`).
     ///
     /// Jammed passes take the active pairs, the others every listed pair; a configured
     /// pass tests only those with a body of `pushed[since..]` (the bodies moved since the

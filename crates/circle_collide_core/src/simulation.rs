@@ -182,11 +182,13 @@ pub struct Simulation {
     pub(crate) step_issues: Vec<(u32, InputIssues)>,
     /// Scratch of the push-out: (height, pair) of overlaps beyond the slop.
     pub(crate) overlapping: Vec<(f64, u32, u32)>,
-    /// The places of the moving kinematic bodies the push-out's first jammed passes go
-    /// outward from (listed at its first jammed pass), and how many went so
-    /// (`crate::outward`; `None` until then).
+    /// The places of the moving kinematic bodies the push-out's jammed passes go outward
+    /// from (listed at its first jammed pass), how many went so (`crate::outward`; `None`
+    /// until then), and whether one of them found no room (the push-out's passes after
+    /// [`OUTWARD_PASSES`](crate::outward::OUTWARD_PASSES) then split again).
     pub(crate) pushers: Vec<DVec2>,
     pub(crate) outward_passes: Option<u32>,
+    pub(crate) outward_blocked: bool,
     /// Scratch of the push-out's first pass under gravity.
     pub(crate) bottom_up: crate::bottom_up::BottomUp,
     /// Bodies the push-out moved since it last listed their new neighbours.
