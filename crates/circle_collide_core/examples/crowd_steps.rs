@@ -167,6 +167,7 @@ fn main() {
         "  late-half phase medians (ms): {}",
         phases.medians(steps / 2)
     );
+    println!("  late-half phase means (ms): {}", phases.means(steps / 2));
     common::print_heap_bytes(&sim);
     common::print_state_fingerprint(&sim);
 }

@@ -65,9 +65,19 @@ impl PhaseTimes {
 
     /// "name median, …" over the steps from `from` on (ms).
     pub fn medians(&self, from: usize) -> String {
+        self.summary(from, median)
+    }
+
+    /// "name mean, …" over the steps from `from` on (ms): where the costly steps go.
+    pub fn means(&self, from: usize) -> String {
+        self.summary(from, |v| v.iter().sum::<f64>() / v.len().max(1) as f64)
+    }
+
+    /// "name figure, …" of each phase's times from step `from` on.
+    fn summary(&self, from: usize, figure: fn(&[f64]) -> f64) -> String {
         let split: Vec<String> = (PHASES.iter().zip(&self.0))
             .map(|((name, _), times)| {
-                format!("{name} {:.3}", median(&times[from.min(times.len())..]))
+                format!("{name} {:.3}", figure(&times[from.min(times.len())..]))
             })
             .collect();
         split.join(", ")
