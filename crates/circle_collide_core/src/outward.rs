@@ -6,7 +6,8 @@
 //! through a crowd of 10,000 ran every step at the push-out's work limit, 64 passes,
 //! leaving hundreds of pairs past the slop. So, without gravity (or in a steered jam,
 //! which is pushed out as one), the jammed passes of a push-out in a world with a moving
-//! kinematic body take their deep pairs in order of distance from the nearest such body
+//! kinematic body that touched something this step (a paddle that touches nothing pushes
+//! no jam) take their deep pairs in order of distance from the nearest such body
 //! (the pair's midpoint; ties by pair) and move the farther body of each pair the whole
 //! depth: as the bottom-up pass does under gravity, a push crosses the jam in one pass,
 //! up to where there is room.
@@ -36,21 +37,23 @@ use glam::DVec2;
 /// the single bulldozers' up to 26 % faster).
 pub(crate) const OUTWARD_PASSES: u32 = 8;
 
-/// A world with more moving kinematic bodies than this keeps the even split (each deep
-/// pair of an outward pass looks for its nearest one among them all).
+/// A world with more moving kinematic bodies touching something than this keeps the even
+/// split (each deep pair of an outward pass looks for its nearest one among them all).
 pub(crate) const OUTWARD_MAX_PUSHERS: usize = 16;
 
 impl Simulation {
-    /// Lists the places of the moving kinematic bodies (sensors aside) for this push-out
+    /// Lists the places of the moving kinematic bodies (sensors aside) that touched
+    /// something this step — a contact of the solver or an impact — for this push-out
     /// (none under gravity outside a steered jam, or when there are more than
-    /// [`OUTWARD_MAX_PUSHERS`]). Only push-outs that reach a jammed pass need them.
+    /// [`OUTWARD_MAX_PUSHERS`]): a paddle that touches nothing pushes no jam. Only
+    /// push-outs that reach a jammed pass need them.
     fn list_pushers(&mut self) {
         self.pushers.clear();
         if self.jam_up() != DVec2::ZERO {
             return;
         }
         let moving = |h: &&crate::bodies::Hot| {
-            h.inv_mass == 0.0 && h.vel != DVec2::ZERO && h.pos.is_finite() && !h.sensor()
+            h.drives() && h.pos.is_finite() && !h.sensor() && (h.in_solver() || h.hit())
         };
         (self.pushers).extend(self.bodies.hot.iter().filter(moving).map(|h| h.pos));
         if self.pushers.len() > OUTWARD_MAX_PUSHERS {
@@ -160,6 +163,48 @@ mod tests {
         assert!(!sim.stats().fallback);
         assert_eq!(sim.stats().overlaps_left, 0, "pairs left past the slop");
         assert!(sim.outward_passes > Some(0), "no pass went outward");
+    }
+
+    /// The squeezed block of the test above with the kinematic circle driven along the
+    /// far side of the arena, touching nothing: the block's push-out is no plough's, so
+    /// its passes split each push (every push between two equal circles, or by mass,
+    /// keeps their centre of mass where it was) instead of driving the block away from a
+    /// body that does not touch it.
+    #[test]
+    fn a_jam_far_from_a_moving_kinematic_body_is_not_pushed_outward_from_it() {
+        let (n, r, gap) = (12, 0.5, 0.9);
+        let mut rng = SplitMix64(11);
+        let mut jitter = || 0.05 * r * (2.0 * rng.next_unit() - 1.0);
+        let mut bodies: Vec<BodyDesc> = (0..n * n)
+            .map(|k| {
+                let (x, y) = ((k % n) as f64, (k / n) as f64);
+                let p = DVec2::new(10.0 + gap * x + jitter(), 10.0 + gap * y + jitter());
+                BodyDesc::new(p, r, 1.0)
+            })
+            .collect();
+        let centroid = |sim: &crate::Simulation| {
+            let b = sim.bodies();
+            let dynamic = (0..b.len()).filter(|&i| b.inverse_mass(i) > 0.0);
+            dynamic.map(|i| b.position(i)).sum::<DVec2>() / (n * n) as f64
+        };
+        let mut paddle = BodyDesc::new(DVec2::new(45.0, 45.0), 1.0, f64::INFINITY);
+        paddle.velocity = DVec2::new(-1.0, 0.0);
+        bodies.push(paddle);
+        let config = StepConfig {
+            gravity: DVec2::ZERO,
+            arena: Some(Arena::new(DVec2::ZERO, DVec2::splat(50.0))),
+            ..StepConfig::default()
+        };
+        let mut sim = Scene { bodies, config }.simulation();
+        let before = centroid(&sim);
+        sim.step(1.0 / 60.0);
+        assert!(
+            sim.outward_passes.is_some(),
+            "the push-out had no jammed pass"
+        );
+        assert_eq!(sim.outward_passes, Some(0), "passes went outward");
+        let moved = centroid(&sim).distance(before);
+        assert!(moved < 1e-9, "the block's centre of mass moved {moved}");
     }
 
     /// The runner's `dozer` scene, smaller (2000 circles steered to their centre, a
