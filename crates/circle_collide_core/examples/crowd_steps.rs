@@ -18,7 +18,8 @@
 //! to press on; `CROWD_E=e` gives the circles and the walls restitution e (1: a crowd
 //! left at the plugin's default); `DOZER=1` adds the runner's bulldozer (a kinematic
 //! circle of 4 radii at 8 units/s from the middle of the left wall to the right one and
-//! back, turning within its radius of a wall: the runner's `--scene dozer`); `THREADS=n`
+//! back, turning within its radius of a wall: the runner's `--scene dozer`; `DOZER_Y=y`
+//! drives it at height y instead of the middle, by the floor a paddle away from the crowd); `THREADS=n`
 //! runs on n scoped threads (the results do not change).
 
 mod common;
@@ -78,7 +79,9 @@ fn main() {
     let dozer = std::env::var_os("DOZER").is_some().then(|| {
         let arena = scene.config.arena.expect("the crowd has walls");
         let r = 4.0 * scenes::RADIUS;
-        let p = DVec2::new(arena.min.x + r + 0.5, 0.5 * (arena.min.y + arena.max.y));
+        let y = std::env::var("DOZER_Y").ok().and_then(|v| v.parse().ok());
+        let y = y.unwrap_or(0.5 * (arena.min.y + arena.max.y));
+        let p = DVec2::new(arena.min.x + r + 0.5, y);
         let v = DVec2::new(2.0 * scenes::CROWD_SPEED, 0.0);
         let body = circle_collide_core::BodyDesc::new(p, r, f64::INFINITY).with_velocity(v);
         scene.bodies.push(body.with_restitution(0.2));
