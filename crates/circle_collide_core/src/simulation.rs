@@ -189,6 +189,9 @@ pub struct Simulation {
     pub(crate) pushers: Vec<DVec2>,
     pub(crate) outward_passes: Option<u32>,
     pub(crate) outward_blocked: bool,
+    /// The last push-out's work: the pairs its jammed passes visited, and the work limit
+    /// without gravity's factor (in pair visits).
+    pub(crate) push_out_work: (usize, usize),
     /// Scratch of the push-out's first pass under gravity.
     pub(crate) bottom_up: crate::bottom_up::BottomUp,
     /// Bodies the push-out moved since it last listed their new neighbours.

@@ -325,7 +325,7 @@ fn asleep(jitter: f64, whole: bool) -> (Simulation, Vec<DVec2>) {
 /// A kinematic paddle (static mass, moving at 3 units/s) driven along the floor into a
 /// sleeping pile wakes what it reaches and pushes it, by whole islands and by
 /// neighbourhood, on four jittered piles: no body is ever left inside the paddle beyond
-/// twice the slop (a pair of a kinematic and a sleeping body is never a candidate pair,
+/// three times the slop (a pair of a kinematic and a sleeping body is never a candidate pair,
 /// so before kinematic bodies woke sleepers the paddle swept through the pile as through
 /// air, 0.7 of a radius deep). Measured on eight jitters of 0.006–0.03 since the push is
 /// followed through awake bodies (`wake_push`): 0.99–1.55 slops in both modes. Before,
@@ -333,12 +333,14 @@ fn asleep(jitter: f64, whole: bool) -> (Simulation, Vec<DVec2>) {
 /// its neighbours, which it then drove into a body still asleep, squeezed between
 /// two that do not give way (the impact cap reached in that step). Once the bottom row
 /// is pushed shut against the far wall the kinematic body wins (a few steps reach the cap
-/// there, in both modes, before and after).
+/// there, in both modes, before and after). Since such a push-out stops at the work limit
+/// without gravity's factor (forty-sixth session, `push_out.rs`: a driven jam), the first
+/// of those steps leaves more: 1.80–2.82 slops on these eight piles (0.99–1.55 before).
 #[test]
 fn a_kinematic_paddle_driven_into_a_sleeping_pile_wakes_it_and_pushes_it() {
     for jitter in [0.006, 0.01, 0.014, 0.02] {
         for whole in [true, false] {
-            let slops = 2.0;
+            let slops = 3.0;
             let (mut sim, rest) = asleep(jitter, whole);
             let left = rest.iter().map(|p| p.x).fold(f64::INFINITY, f64::min);
             let floor = rest.iter().map(|p| p.y).fold(f64::INFINITY, f64::min);
