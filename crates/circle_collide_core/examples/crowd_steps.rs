@@ -119,7 +119,7 @@ fn main() {
     for step in 1..=steps {
         scenes::steer_crowd(&mut sim, centre);
         if let Some((arena, r)) = dozer {
-            turn_dozer(&mut sim, arena, r);
+            common::turn_dozer(&mut sim, arena, r);
         }
         times.push(phases.step(&mut sim, scenes::DT));
         let s = sim.stats();
@@ -173,27 +173,6 @@ fn main() {
     println!("  late-half phase means (ms): {}", phases.means(steps / 2));
     common::print_heap_bytes(&sim);
     common::print_state_fingerprint(&sim);
-}
-
-/// Turns the bulldozer (the one moving kinematic body) back along an axis once it is
-/// within its radius `r` of a wall of `arena`, as the runner's does.
-fn turn_dozer(
-    sim: &mut circle_collide_core::Simulation,
-    arena: circle_collide_core::Arena,
-    r: f64,
-) {
-    let b = sim.bodies();
-    let Some(i) = (0..b.len()).find(|&i| b.inverse_mass(i) == 0.0 && b.velocity(i) != DVec2::ZERO)
-    else {
-        return;
-    };
-    let (p, mut v) = (b.position(i), b.velocity(i));
-    for k in 0..2 {
-        if (p[k] < arena.min[k] + r && v[k] < 0.0) || (p[k] > arena.max[k] - r && v[k] > 0.0) {
-            v[k] = -v[k];
-        }
-    }
-    sim.set_velocity(i as u32, v);
 }
 
 use circle_collide_core::glam::DVec2;

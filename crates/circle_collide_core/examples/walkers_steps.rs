@@ -18,12 +18,15 @@
 //! 1: the plugin's default), `SLOP=s` the overlap a step may leave
 //! (`StepConfig::overlap_slop`, a fraction of the smaller radius; default 0.01), `NUDGE=k`
 //! scales gravity by 1 + k·10⁻⁸ (another trajectory of the same scene), `VERBOSE=1` prints
-//! every step, `THREADS=n` runs on n scoped threads (the results do not change).
+//! every step, `THREADS=n` runs on n scoped threads (the results do not change);
+//! `DOZER=1` adds the runner's `pile_dozer` bulldozer (a kinematic circle of 4 radii driven
+//! at 4 units/s along the floor from the left wall to the right one and back, the circles
+//! it would overlap at the start left out: use share 0, the walkers are numbered before);
+//! `DOZER_Y=y` drives it with its centre at height y instead (2.05: on the floor).
 
 mod common;
 
 use circle_collide_core::scenes;
-use std::time::Instant;
 
 /// What the late half of the run added up.
 #[derive(Default)]
@@ -62,16 +65,32 @@ fn main() {
     if let Some(k) = knob("NUDGE") {
         scene.config.gravity *= 1.0 + k * 1e-8;
     }
+    // DOZER=1: the runner's floor bulldozer (module docs).
+    let dozer = std::env::var_os("DOZER").is_some().then(|| {
+        let arena = scene.config.arena.expect("the pile has walls");
+        let r = 4.0 * scenes::RADIUS;
+        let y = knob("DOZER_Y").unwrap_or(r + 0.05);
+        let p = arena.min + circle_collide_core::glam::DVec2::new(r + 0.5, y);
+        scene
+            .bodies
+            .retain(|b| b.position.distance(p) > r + b.radius);
+        let v = circle_collide_core::glam::DVec2::new(scenes::CROWD_SPEED, 0.0);
+        let body = circle_collide_core::BodyDesc::new(p, r, f64::INFINITY).with_velocity(v);
+        scene.bodies.push(body.with_restitution(e));
+        (arena, r)
+    });
     let mut sim = scene.simulation();
     common::threads_from_env(&mut sim);
     let walkers = scenes::walkers(n, share);
     let verbose = std::env::var_os("VERBOSE").is_some();
     let (mut times, mut late) = (Vec::with_capacity(steps), Late::default());
+    let mut phases = common::PhaseTimes::default();
     for step in 0..steps {
         scenes::walk_left(&mut sim, walkers.iter().copied());
-        let start = Instant::now();
-        sim.step(scenes::DT);
-        let ms = start.elapsed().as_secs_f64() * 1e3;
+        if let Some((arena, r)) = dozer {
+            common::turn_dozer(&mut sim, arena, r);
+        }
+        let ms = phases.step(&mut sim, scenes::DT);
         times.push(ms);
         let s = sim.stats();
         if step >= steps / 2 {
@@ -119,5 +138,10 @@ fn main() {
         per_step(late.impacts as f64),
         sim.stats().kinetic_energy
     );
+    println!(
+        "  late-half phase medians (ms): {}",
+        phases.medians(steps / 2)
+    );
+    println!("  late-half phase means (ms): {}", phases.means(steps / 2));
     common::print_state_fingerprint(&sim);
 }

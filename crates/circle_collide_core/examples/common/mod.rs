@@ -112,3 +112,25 @@ pub fn threads_from_env(sim: &mut Simulation) {
         sim.set_executor(std::sync::Arc::new(Threads(t.max(1))));
     }
 }
+
+/// Turns the bulldozer (the one moving kinematic body) back along an axis once it is
+/// within its radius `r` of a wall of `arena`, as the runner's does.
+pub fn turn_dozer(
+    sim: &mut circle_collide_core::Simulation,
+    arena: circle_collide_core::Arena,
+    r: f64,
+) {
+    let b = sim.bodies();
+    let Some(i) = (0..b.len()).find(|&i| {
+        b.inverse_mass(i) == 0.0 && b.velocity(i) != circle_collide_core::glam::DVec2::ZERO
+    }) else {
+        return;
+    };
+    let (p, mut v) = (b.position(i), b.velocity(i));
+    for k in 0..2 {
+        if (p[k] < arena.min[k] + r && v[k] < 0.0) || (p[k] > arena.max[k] - r && v[k] > 0.0) {
+            v[k] = -v[k];
+        }
+    }
+    sim.set_velocity(i as u32, v);
+}
