@@ -3,7 +3,7 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|dozer|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E] [--slop S] [--shuffle]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|dozer|pile_dozer|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E] [--slop S] [--shuffle]
 //! ```
 //!
 //! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
@@ -11,7 +11,10 @@
 //! (each engine's velocity component is set in `FixedPreUpdate`), `wall_crowd` the same
 //! crowd steered toward the middle of the left wall (a crowd pressed against a wall),
 //! `dozer` the centre crowd with a kinematic bulldozer (radius 4 r, 8 units/s) driven
-//! through its middle from the left wall to the right one and back,
+//! through its middle from the left wall to the right one and back, `pile_dozer` the
+//! jittered pile with a bulldozer of 4 r driven at 4 units/s along the floor from the left
+//! wall to the right one and back (the circles it would overlap at the start left out, on
+//! every engine),
 //! `march` the jittered pile whose circles are given a horizontal velocity of −4 units/s
 //! before every step, their vertical velocity kept (a side-view horde walking into the
 //! left wall under gravity), `walkers` the same pile of which a fifth of the circles (a
@@ -123,7 +126,7 @@ fn main() {
     let heap = (args.scene == "heap").then(|| scenes::heap(args.n, args.friction, args.rolling));
     let mut scene = match args.scene.as_str() {
         "gas" => scenes::gas(args.n, 0.3, 10.0),
-        "pile" | "march" | "walkers" => scenes::pile(args.n),
+        "pile" | "march" | "walkers" | "pile_dozer" => scenes::pile(args.n),
         "lattice" => scenes::lattice_pile(args.n),
         "crowd" | "wall_crowd" | "dozer" => scenes::crowd(args.n, 0.3),
         // Poured during the run: the world starts empty.
@@ -133,7 +136,7 @@ fn main() {
         },
         other => {
             panic!(
-                "unknown scene {other}: gas, pile, lattice, crowd, wall_crowd, dozer, march, walkers or heap"
+                "unknown scene {other}: gas, pile, lattice, crowd, wall_crowd, dozer, pile_dozer, march, walkers or heap"
             )
         }
     };
@@ -148,6 +151,21 @@ fn main() {
     if let Some(slop) = args.slop {
         scene.config.overlap_slop = slop;
     }
+    let floor_dozer = (args.scene == "pile_dozer").then(|| {
+        // A bulldozer of 4 radii at the crowd's speed along the floor, from the left wall.
+        let arena = scene.config.arena.expect("the pile has walls");
+        let r = 4.0 * scenes::RADIUS;
+        let p = arena.min + bevy_circle_collide::core::glam::DVec2::new(r + 0.5, r + 0.05);
+        scene
+            .bodies
+            .retain(|b| b.position.distance(p) > r + b.radius);
+        (
+            p.as_vec2(),
+            r as f32,
+            arena.min.as_vec2(),
+            arena.max.as_vec2(),
+        )
+    });
     let pour_steps = heap.as_ref().map_or(0, scenes::Heap::pour_steps);
     let step = Time::<Fixed>::from_hz(60.0).timestep();
     let mut app = App::new();
@@ -183,6 +201,10 @@ fn main() {
         let (min, max) = (arena.min.as_vec2(), arena.max.as_vec2());
         let p = Vec2::new(min.x + r + 0.5, 0.5 * (min.y + max.y));
         let v = Vec2::new(speed, 0.0);
+        engines::dozer(&mut app, args.engine, p, v, r, min, max);
+    }
+    if let Some((p, r, min, max)) = floor_dozer {
+        let v = Vec2::new(scenes::CROWD_SPEED as f32, 0.0);
         engines::dozer(&mut app, args.engine, p, v, r, min, max);
     }
     if args.scene == "march" || args.scene == "walkers" {
