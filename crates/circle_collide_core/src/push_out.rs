@@ -354,9 +354,8 @@ impl Simulation {
     }
 
     /// The wall part of a jammed pass: [`push_out_of_walls_listed`](Self::push_out_of_walls_listed)
-    /// for the active bodies.
-    /// A wall that moves a body after an outward pass ends the outward passes past the
-    /// first few (`crate::outward`: the push found no room).
+    /// for the active bodies. A wall that moves a body after an outward pass ends the
+    /// outward passes past the first few (`crate::outward`: the push found no room).
     fn push_active_out_of_walls(&mut self) {
         let bodies = std::mem::take(&mut self.active_bodies);
         let walls = self.push_out_of_walls_listed(Some(&bodies));
