@@ -126,20 +126,18 @@ impl Simulation {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use crate::scenes::{Scene, SplitMix64};
-    use crate::{Arena, BodyDesc, StepConfig};
+    use crate::{Arena, BodyDesc, Simulation, StepConfig};
     use glam::DVec2;
 
-    /// A block of 12 × 12 circles squeezed to 0.9 of touching along its rows and columns
-    /// (each such pair 0.2 radii deep; every circle jittered by up to 0.05 radii), a
-    /// kinematic circle driven into the middle of its left side. Splitting each push
-    /// evenly carries it one circle a pass, and the push-out's work limit stops it with
-    /// pairs left past the slop; outward passes carry it across the block.
-    #[test]
-    fn a_block_squeezed_by_a_kinematic_body_is_cleared_in_one_step() {
+    /// A block of 12 × 12 circles of radius 0.5 squeezed to 0.9 of touching along its
+    /// rows and columns from (10, 10) (each such pair 0.2 radii deep; every circle
+    /// jittered by up to 0.05 radii, draws from `seed`), and `kinematic`, in a 50 × 50
+    /// arena without gravity.
+    fn squeezed_block(seed: u64, kinematic: BodyDesc) -> Simulation {
         let (n, r, gap) = (12, 0.5, 0.9);
-        let mut rng = SplitMix64(7);
+        let mut rng = SplitMix64(seed);
         let mut jitter = || 0.05 * r * (2.0 * rng.next_unit() - 1.0);
         let mut bodies: Vec<BodyDesc> = (0..n * n)
             .map(|k| {
@@ -148,16 +146,38 @@ mod tests {
                 BodyDesc::new(p, r, 1.0)
             })
             .collect();
-        let middle = 10.0 + gap * (n / 2) as f64;
-        let mut pusher = BodyDesc::new(DVec2::new(10.0 - 1.4, middle), 1.0, f64::INFINITY);
-        pusher.velocity = DVec2::new(1.0, 0.0);
-        bodies.push(pusher);
+        bodies.push(kinematic);
         let config = StepConfig {
             gravity: DVec2::ZERO,
             arena: Some(Arena::new(DVec2::ZERO, DVec2::splat(50.0))),
             ..StepConfig::default()
         };
-        let mut sim = Scene { bodies, config }.simulation();
+        Scene { bodies, config }.simulation()
+    }
+
+    /// The runner's `dozer` scene, smaller: a crowd of `n` steered to its centre, a
+    /// kinematic circle of 4 radii at twice the crowd's speed driven into it from the
+    /// middle of the left wall. Returns it and the crowd's centre.
+    pub(crate) fn ploughed_crowd(n: usize) -> (Simulation, DVec2) {
+        let mut scene = crate::scenes::crowd(n, 0.3);
+        let side = crate::scenes::gas_side(n, 0.3);
+        let mut dozer = BodyDesc::new(DVec2::new(2.5, 0.5 * side), 2.0, f64::INFINITY);
+        dozer.velocity = DVec2::new(8.0, 0.0);
+        scene.bodies.push(dozer);
+        (scene.simulation(), DVec2::splat(0.5 * side))
+    }
+
+    /// A block of 12 × 12 circles squeezed to 0.9 of touching along its rows and columns
+    /// (each such pair 0.2 radii deep; every circle jittered by up to 0.05 radii), a
+    /// kinematic circle driven into the middle of its left side. Splitting each push
+    /// evenly carries it one circle a pass, and the push-out's work limit stops it with
+    /// pairs left past the slop; outward passes carry it across the block.
+    #[test]
+    fn a_block_squeezed_by_a_kinematic_body_is_cleared_in_one_step() {
+        let middle = 10.0 + 0.9 * 6.0;
+        let mut pusher = BodyDesc::new(DVec2::new(10.0 - 1.4, middle), 1.0, f64::INFINITY);
+        pusher.velocity = DVec2::new(1.0, 0.0);
+        let mut sim = squeezed_block(7, pusher);
         sim.step(1.0 / 60.0);
         // Split evenly: 92 pairs left past the slop after 9469 pushes; outward: none, 1725.
         assert!(!sim.stats().fallback);
@@ -172,30 +192,14 @@ mod tests {
     /// body that does not touch it.
     #[test]
     fn a_jam_far_from_a_moving_kinematic_body_is_not_pushed_outward_from_it() {
-        let (n, r, gap) = (12, 0.5, 0.9);
-        let mut rng = SplitMix64(11);
-        let mut jitter = || 0.05 * r * (2.0 * rng.next_unit() - 1.0);
-        let mut bodies: Vec<BodyDesc> = (0..n * n)
-            .map(|k| {
-                let (x, y) = ((k % n) as f64, (k / n) as f64);
-                let p = DVec2::new(10.0 + gap * x + jitter(), 10.0 + gap * y + jitter());
-                BodyDesc::new(p, r, 1.0)
-            })
-            .collect();
         let centroid = |sim: &crate::Simulation| {
             let b = sim.bodies();
             let dynamic = (0..b.len()).filter(|&i| b.inverse_mass(i) > 0.0);
-            dynamic.map(|i| b.position(i)).sum::<DVec2>() / (n * n) as f64
+            dynamic.map(|i| b.position(i)).sum::<DVec2>() / 144.0
         };
         let mut paddle = BodyDesc::new(DVec2::new(45.0, 45.0), 1.0, f64::INFINITY);
         paddle.velocity = DVec2::new(-1.0, 0.0);
-        bodies.push(paddle);
-        let config = StepConfig {
-            gravity: DVec2::ZERO,
-            arena: Some(Arena::new(DVec2::ZERO, DVec2::splat(50.0))),
-            ..StepConfig::default()
-        };
-        let mut sim = Scene { bodies, config }.simulation();
+        let mut sim = squeezed_block(11, paddle);
         let before = centroid(&sim);
         sim.step(1.0 / 60.0);
         assert!(
@@ -215,14 +219,8 @@ mod tests {
     #[test]
     fn a_crowd_ploughed_by_a_kinematic_body_is_cleared_while_the_push_has_room() {
         for nudge in [0.0, 0.37] {
-            let n = 2000;
-            let mut scene = crate::scenes::crowd(n, 0.3);
-            let side = crate::scenes::gas_side(n, 0.3);
-            let mut dozer = BodyDesc::new(DVec2::new(2.5, 0.5 * side), 2.0, f64::INFINITY);
-            dozer.velocity = DVec2::new(8.0, 0.0);
-            scene.bodies.push(dozer);
-            let mut sim = scene.simulation();
-            let centre = DVec2::new(0.5 * side, 0.5 * side + nudge);
+            let (mut sim, centre) = ploughed_crowd(2000);
+            let centre = centre + DVec2::new(0.0, nudge);
             let (mut left, mut past_the_first) = (0, 0);
             for _ in 0..300 {
                 crate::scenes::steer_crowd(&mut sim, centre);

@@ -1309,16 +1309,7 @@ mod tests {
     /// every pass, and no deep pair goes uncounted (brute force).
     #[test]
     fn a_crowd_ploughed_by_a_kinematic_body_keeps_a_widened_list() {
-        // The runner's `dozer` scene, smaller: a crowd steered to its centre, ploughed
-        // through the middle by a kinematic circle of 4 radii at twice the crowd's speed.
-        let n = 2000;
-        let mut scene = crate::scenes::crowd(n, 0.3);
-        let side = crate::scenes::gas_side(n, 0.3);
-        let mut dozer = BodyDesc::new(DVec2::new(2.5, 0.5 * side), 2.0, f64::INFINITY);
-        dozer.velocity = DVec2::new(8.0, 0.0);
-        scene.bodies.push(dozer);
-        let mut sim = scene.simulation();
-        let centre = DVec2::splat(0.5 * side);
+        let (mut sim, centre) = crate::outward::tests::ploughed_crowd(2000);
         let mut ploughed = 0;
         for step in 0..240 {
             crate::scenes::steer_crowd(&mut sim, centre);
