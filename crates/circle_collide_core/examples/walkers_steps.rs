@@ -14,8 +14,9 @@
 //! the late half, the steps that left overlaps past the slop, and per step the solver's
 //! contacts, the share of steps that ran the conjugate-gradient correction and its
 //! iterations, the push-out's moves and the impacts; the late half's phase medians and
-//! means; the kinetic energy at the end and the state's fingerprint. `E=e` gives the circles and the walls restitution e (default 0.2;
-//! 1: the plugin's default), `SLOP=s` the overlap a step may leave
+//! means; the kinetic energy at the end and the state's fingerprint. `E=e` gives the
+//! circles and the walls restitution e (default 0.2; 1: the plugin's default), `SLOP=s`
+//! the overlap a step may leave
 //! (`StepConfig::overlap_slop`, a fraction of the smaller radius; default 0.01), `NUDGE=k`
 //! scales gravity by 1 + k·10⁻⁸ (another trajectory of the same scene), `VERBOSE=1` prints
 //! every step, `THREADS=n` runs on n scoped threads (the results do not change);
