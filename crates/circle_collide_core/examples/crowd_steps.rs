@@ -85,7 +85,7 @@ fn main() {
         let v = DVec2::new(2.0 * scenes::CROWD_SPEED, 0.0);
         let body = circle_collide_core::BodyDesc::new(p, r, f64::INFINITY).with_velocity(v);
         scene.bodies.push(body.with_restitution(0.2));
-        (arena, r)
+        arena
     });
     let n = scene.bodies.len();
     let mut sim = scene.simulation();
@@ -118,8 +118,8 @@ fn main() {
     let verbose = std::env::var_os("VERBOSE").is_some();
     for step in 1..=steps {
         scenes::steer_crowd(&mut sim, centre);
-        if let Some((arena, r)) = dozer {
-            common::turn_dozer(&mut sim, arena, r);
+        if let Some(arena) = dozer {
+            common::turn_kinematic(&mut sim, arena, 0.0);
         }
         times.push(phases.step(&mut sim, scenes::DT));
         let s = sim.stats();

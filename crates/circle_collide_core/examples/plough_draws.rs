@@ -16,9 +16,9 @@
 
 mod common;
 
+use circle_collide_core::BodyDesc;
 use circle_collide_core::glam::DVec2;
 use circle_collide_core::scenes::{self, SplitMix64};
-use circle_collide_core::{BodyDesc, Simulation};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -56,7 +56,8 @@ fn draw(seed: u64) -> (Vec<f64>, usize, f64, String) {
     for b in &mut scene.bodies {
         b.restitution = e;
     }
-    let side = scene.config.arena.expect("a box").max.x;
+    let arena = scene.config.arena.expect("a box");
+    let side = arena.max.x;
     let dozers = 1 + (rng.next_unit() * 3.0) as usize;
     for _ in 0..dozers {
         let r = 1.0 + 3.0 * rng.next_unit();
@@ -73,7 +74,7 @@ fn draw(seed: u64) -> (Vec<f64>, usize, f64, String) {
     let (mut times, mut left, mut fastest) = (Vec::new(), 0, 0.0_f64);
     for step in 0..400 {
         scenes::steer_crowd(&mut sim, centre);
-        turn_dozers(&mut sim, side);
+        common::turn_kinematic(&mut sim, arena, 0.5);
         let start = std::time::Instant::now();
         sim.step(scenes::DT);
         times.push(start.elapsed().as_secs_f64() * 1e3);
@@ -87,23 +88,4 @@ fn draw(seed: u64) -> (Vec<f64>, usize, f64, String) {
         }
     }
     (times, left, fastest, at)
-}
-
-/// Turns every moving kinematic body back along an axis within half a unit of its radius
-/// from a wall of the `[0, side]²` box, as the fuzz does.
-fn turn_dozers(sim: &mut Simulation, side: f64) {
-    for i in 0..sim.bodies().len() {
-        let b = sim.bodies();
-        let (v, p, r) = (b.velocity(i), b.position(i), b.radius(i));
-        if b.inverse_mass(i) > 0.0 || v == DVec2::ZERO {
-            continue;
-        }
-        let mut turned = v;
-        for k in 0..2 {
-            if (p[k] < r + 0.5 && v[k] < 0.0) || (p[k] > side - r - 0.5 && v[k] > 0.0) {
-                turned[k] = -v[k];
-            }
-        }
-        sim.set_velocity(i as u32, turned);
-    }
 }

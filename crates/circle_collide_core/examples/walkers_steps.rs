@@ -78,7 +78,7 @@ fn main() {
         let v = circle_collide_core::glam::DVec2::new(scenes::CROWD_SPEED, 0.0);
         let body = circle_collide_core::BodyDesc::new(p, r, f64::INFINITY).with_velocity(v);
         scene.bodies.push(body.with_restitution(e));
-        (arena, r)
+        arena
     });
     let mut sim = scene.simulation();
     common::threads_from_env(&mut sim);
@@ -88,8 +88,8 @@ fn main() {
     let mut phases = common::PhaseTimes::default();
     for step in 0..steps {
         scenes::walk_left(&mut sim, walkers.iter().copied());
-        if let Some((arena, r)) = dozer {
-            common::turn_dozer(&mut sim, arena, r);
+        if let Some(arena) = dozer {
+            common::turn_kinematic(&mut sim, arena, 0.0);
         }
         let ms = phases.step(&mut sim, scenes::DT);
         times.push(ms);

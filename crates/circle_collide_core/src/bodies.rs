@@ -82,6 +82,13 @@ impl Hot {
         self.inv_mass == 0.0 && self.vel != DVec2::ZERO
     }
 
+    /// Whether the body pushes this step: a moving kinematic body (not a sensor) that
+    /// touched something — a contact of the solver or an impact.
+    #[inline]
+    pub fn pushes(&self) -> bool {
+        self.drives() && !self.sensor() && (self.in_solver() || self.hit())
+    }
+
     /// Whether the body is a sensor.
     #[inline]
     pub fn sensor(&self) -> bool {

@@ -52,10 +52,8 @@ impl Simulation {
         if self.jam_up() != DVec2::ZERO {
             return;
         }
-        let moving = |h: &&crate::bodies::Hot| {
-            h.drives() && h.pos.is_finite() && !h.sensor() && (h.in_solver() || h.hit())
-        };
-        (self.pushers).extend(self.bodies.hot.iter().filter(moving).map(|h| h.pos));
+        let pushing = |h: &&crate::bodies::Hot| h.pushes() && h.pos.is_finite();
+        (self.pushers).extend(self.bodies.hot.iter().filter(pushing).map(|h| h.pos));
         if self.pushers.len() > OUTWARD_MAX_PUSHERS {
             self.pushers.clear();
         }

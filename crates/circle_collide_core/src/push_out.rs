@@ -374,7 +374,7 @@ impl Simulation {
     /// without gravity's factor (the kinematic body wins: README, limits). Asked only
     /// once a push-out under gravity passes that limit (a walk over every body).
     fn driven_by_kinematic(&self) -> bool {
-        (self.bodies.hot.iter()).any(|h| h.drives() && !h.sensor() && (h.in_solver() || h.hit()))
+        self.bodies.hot.iter().any(Hot::pushes)
     }
 
     /// Finds the active pairs of the next [`Pass::Jammed`] around the bodies pushed since

@@ -113,24 +113,26 @@ pub fn threads_from_env(sim: &mut Simulation) {
     }
 }
 
-/// Turns the bulldozer (the one moving kinematic body) back along an axis once it is
-/// within its radius `r` of a wall of `arena`, as the runner's does.
-pub fn turn_dozer(
+/// Turns every moving kinematic body back along an axis once it is within its radius
+/// plus `margin` of a wall of `arena` and moving toward it (the runner's bulldozers turn
+/// at margin 0, the bulldozer fuzz's at 0.5).
+pub fn turn_kinematic(
     sim: &mut circle_collide_core::Simulation,
     arena: circle_collide_core::Arena,
-    r: f64,
+    margin: f64,
 ) {
-    let b = sim.bodies();
-    let Some(i) = (0..b.len()).find(|&i| {
-        b.inverse_mass(i) == 0.0 && b.velocity(i) != circle_collide_core::glam::DVec2::ZERO
-    }) else {
-        return;
-    };
-    let (p, mut v) = (b.position(i), b.velocity(i));
-    for k in 0..2 {
-        if (p[k] < arena.min[k] + r && v[k] < 0.0) || (p[k] > arena.max[k] - r && v[k] > 0.0) {
-            v[k] = -v[k];
+    for i in 0..sim.bodies().len() {
+        let b = sim.bodies();
+        let (v, p, r) = (b.velocity(i), b.position(i), b.radius(i) + margin);
+        if b.inverse_mass(i) > 0.0 || v == circle_collide_core::glam::DVec2::ZERO {
+            continue;
         }
+        let mut turned = v;
+        for k in 0..2 {
+            if (p[k] < arena.min[k] + r && v[k] < 0.0) || (p[k] > arena.max[k] - r && v[k] > 0.0) {
+                turned[k] = -v[k];
+            }
+        }
+        sim.set_velocity(i as u32, turned);
     }
-    sim.set_velocity(i as u32, v);
 }
