@@ -7,17 +7,19 @@
 # the centre and against the left wall. 600 steps, 2 compute-pool threads, three
 # repetitions, the runs alternating (the order rotates each repetition). Writes
 # results/slop.jsonl (the engine field of the looser runs is "ours-slop0.03" /
-# "ours-slop0.05") and results/slop.md.
+# "ours-slop0.05") and results/slop.md. `SCENES` ("scene:n ...") runs other scenes and
+# `OUT` writes elsewhere (the .md beside the .jsonl), e.g. the bulldozer under a pile:
 #
 #   bash scripts/slop_matrix.sh
+#   SCENES=pile_dozer:2000 OUT=results/slop_pile_dozer.jsonl bash scripts/slop_matrix.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release -p circle_collide_bench
 bin="${CARGO_TARGET_DIR:-target}/release/circle_collide_bench"
 mkdir -p results
-out=results/slop.jsonl
+out="${OUT:-results/slop.jsonl}"
 : > "$out"
-scenes="walkers:1000 walkers:2000 march:2000 crowd:2000 wall_crowd:2000"
+scenes="${SCENES:-walkers:1000 walkers:2000 march:2000 crowd:2000 wall_crowd:2000}"
 orders=("0.01 0.03 0.05 rapier" "0.03 0.05 rapier 0.01" "0.05 rapier 0.01 0.03")
 for rep in 0 1 2; do
     for run in $scenes; do
@@ -36,5 +38,5 @@ for rep in 0 1 2; do
         done
     done
 done
-python3 scripts/slop_report.py "$out" > results/slop.md
-cat results/slop.md
+python3 scripts/slop_report.py "$out" > "${out%.jsonl}.md"
+cat "${out%.jsonl}.md"
