@@ -151,21 +151,8 @@ fn main() {
     if let Some(slop) = args.slop {
         scene.config.overlap_slop = slop;
     }
-    let floor_dozer = (args.scene == "pile_dozer").then(|| {
-        // A bulldozer of 4 radii at the crowd's speed along the floor, from the left wall.
-        let arena = scene.config.arena.expect("the pile has walls");
-        let r = 4.0 * scenes::RADIUS;
-        let p = arena.min + bevy_circle_collide::core::glam::DVec2::new(r + 0.5, r + 0.05);
-        scene
-            .bodies
-            .retain(|b| b.position.distance(p) > r + b.radius);
-        (
-            p.as_vec2(),
-            r as f32,
-            arena.min.as_vec2(),
-            arena.max.as_vec2(),
-        )
-    });
+    // A bulldozer of 4 radii at the crowd's speed along the floor, from the left wall.
+    let floor_dozer = (args.scene == "pile_dozer").then(|| scenes::floor_dozer(&mut scene, None));
     let pour_steps = heap.as_ref().map_or(0, scenes::Heap::pour_steps);
     let step = Time::<Fixed>::from_hz(60.0).timestep();
     let mut app = App::new();
@@ -190,22 +177,26 @@ fn main() {
     if let Some(target) = target {
         engines::steer(&mut app, args.engine, target, scenes::CROWD_SPEED as f32);
     }
-    if args.scene == "dozer" {
-        // A bulldozer of 4 radii at twice the crowd's speed, from the middle of the left
-        // wall to the right and back, through the crowd's centre at every crossing.
-        let (r, speed) = (
-            4.0 * scenes::RADIUS as f32,
-            2.0 * scenes::CROWD_SPEED as f32,
+    // A bulldozer of 4 radii at twice the crowd's speed, from the middle of the left wall
+    // to the right and back, through the crowd's centre at every crossing.
+    let arena = scene.config.arena;
+    let crowd_dozer = (args.scene == "dozer")
+        .then(|| scenes::crowd_dozer(arena.expect("the crowd has walls"), None));
+    if let (Some(body), Some(arena)) = (crowd_dozer.or(floor_dozer), arena) {
+        let (p, v, r) = (
+            body.position.as_vec2(),
+            body.velocity.as_vec2(),
+            body.radius as f32,
         );
-        let arena = scene.config.arena.expect("the crowd has walls");
-        let (min, max) = (arena.min.as_vec2(), arena.max.as_vec2());
-        let p = Vec2::new(min.x + r + 0.5, 0.5 * (min.y + max.y));
-        let v = Vec2::new(speed, 0.0);
-        engines::dozer(&mut app, args.engine, p, v, r, min, max);
-    }
-    if let Some((p, r, min, max)) = floor_dozer {
-        let v = Vec2::new(scenes::CROWD_SPEED as f32, 0.0);
-        engines::dozer(&mut app, args.engine, p, v, r, min, max);
+        engines::dozer(
+            &mut app,
+            args.engine,
+            p,
+            v,
+            r,
+            arena.min.as_vec2(),
+            arena.max.as_vec2(),
+        );
     }
     if args.scene == "march" || args.scene == "walkers" {
         // The walkers: every circle of the march, a fixed fifth of the walkers scene's.

@@ -78,12 +78,8 @@ fn main() {
     // DOZER=1: the runner's bulldozer (module docs), the last body of the scene.
     let dozer = std::env::var_os("DOZER").is_some().then(|| {
         let arena = scene.config.arena.expect("the crowd has walls");
-        let r = 4.0 * scenes::RADIUS;
         let y = std::env::var("DOZER_Y").ok().and_then(|v| v.parse().ok());
-        let y = y.unwrap_or(0.5 * (arena.min.y + arena.max.y));
-        let p = DVec2::new(arena.min.x + r + 0.5, y);
-        let v = DVec2::new(2.0 * scenes::CROWD_SPEED, 0.0);
-        let body = circle_collide_core::BodyDesc::new(p, r, f64::INFINITY).with_velocity(v);
+        let body = scenes::crowd_dozer(arena, y);
         scene.bodies.push(body.with_restitution(0.2));
         arena
     });

@@ -69,14 +69,7 @@ fn main() {
     // DOZER=1: the runner's floor bulldozer (module docs).
     let dozer = std::env::var_os("DOZER").is_some().then(|| {
         let arena = scene.config.arena.expect("the pile has walls");
-        let r = 4.0 * scenes::RADIUS;
-        let y = knob("DOZER_Y").unwrap_or(r + 0.05);
-        let p = arena.min + circle_collide_core::glam::DVec2::new(r + 0.5, y);
-        scene
-            .bodies
-            .retain(|b| b.position.distance(p) > r + b.radius);
-        let v = circle_collide_core::glam::DVec2::new(scenes::CROWD_SPEED, 0.0);
-        let body = circle_collide_core::BodyDesc::new(p, r, f64::INFINITY).with_velocity(v);
+        let body = scenes::floor_dozer(&mut scene, knob("DOZER_Y"));
         scene.bodies.push(body.with_restitution(e));
         arena
     });

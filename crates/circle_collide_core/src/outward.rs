@@ -159,9 +159,8 @@ pub(crate) mod tests {
     pub(crate) fn ploughed_crowd(n: usize) -> (Simulation, DVec2) {
         let mut scene = crate::scenes::crowd(n, 0.3);
         let side = crate::scenes::gas_side(n, 0.3);
-        let mut dozer = BodyDesc::new(DVec2::new(2.5, 0.5 * side), 2.0, f64::INFINITY);
-        dozer.velocity = DVec2::new(8.0, 0.0);
-        scene.bodies.push(dozer);
+        let arena = scene.config.arena.expect("the crowd has walls");
+        scene.bodies.push(crate::scenes::crowd_dozer(arena, None));
         (scene.simulation(), DVec2::splat(0.5 * side))
     }
 

@@ -955,11 +955,7 @@ mod tests {
     #[test]
     fn a_paddle_closing_a_gap_under_gravity_gets_the_limit_without_gravitys_factor() {
         let mut scene = crate::scenes::pile(500);
-        let (r, p) = (2.0, DVec2::new(2.5, 2.05));
-        scene
-            .bodies
-            .retain(|b| b.position.distance(p) > r + b.radius);
-        let paddle = BodyDesc::new(p, r, f64::INFINITY).with_velocity(DVec2::new(4.0, 0.0));
+        let paddle = crate::scenes::floor_dozer(&mut scene, None);
         scene.bodies.push(paddle.with_restitution(0.2));
         let mut sim = scene.simulation();
         let (mut stopped, mut most) = (0, 0.0_f64);

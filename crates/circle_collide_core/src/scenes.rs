@@ -9,8 +9,10 @@ use crate::config::StepConfig;
 use glam::DVec2;
 use std::f64::consts::{PI, TAU};
 
+mod dozers;
 mod heap;
 mod speck_pour;
+pub use dozers::{DOZER_RADIUS, crowd_dozer, floor_dozer};
 pub use heap::{
     BATCH, EVERY, HEAP_HEIGHT, HEAP_MAX_RADIUS, HEAP_MIN_RADIUS, HEAP_WIDTH, Heap, Repose,
     SPOUT_HEIGHT, heap, repose_angle,
