@@ -199,6 +199,11 @@ pub struct Simulation {
     /// The pairs and bodies a jammed push-out pass works on.
     pub(crate) active: Vec<(u32, u32)>,
     pub(crate) active_bodies: Vec<u32>,
+    /// Indices in `active` of the pairs that overlapped deeper than the slop when the
+    /// pass's listing tested them, in `active`'s order; `active_deep_known` false when the
+    /// listing did not keep them (it sorted `active`).
+    pub(crate) active_deep: Vec<u32>,
+    pub(crate) active_deep_known: bool,
     /// The pair list of a large jam, for the push-out's later passes.
     pub(crate) jam: crate::push_out::JamList,
     /// Swept boxes, before the contact solver, of the bodies in resting contacts.
@@ -563,6 +568,7 @@ impl Simulation {
                     + cap(&self.pushed)
                     + cap(&self.active)
                     + cap(&self.active_bodies)
+                    + cap(&self.active_deep)
                     + self.jam.heap_bytes()
                     + cap(&self.woken)
                     + cap(&self.woken_near)
