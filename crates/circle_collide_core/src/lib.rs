@@ -32,6 +32,7 @@ pub mod add_bodies;
 pub mod arena;
 pub mod bodies;
 pub mod body;
+mod body_bits;
 mod bottom_up;
 mod broad_phase;
 mod compressed_rows;

@@ -204,6 +204,8 @@ pub struct Simulation {
     /// listing did not keep them (it sorted `active`).
     pub(crate) active_deep: Vec<u32>,
     pub(crate) active_deep_known: bool,
+    /// Scratch of the push-out: sorts the bodies a pass moved.
+    pub(crate) pushed_bits: crate::body_bits::BodyBits,
     /// The pair list of a large jam, for the push-out's later passes.
     pub(crate) jam: crate::push_out::JamList,
     /// Swept boxes, before the contact solver, of the bodies in resting contacts.
@@ -569,6 +571,7 @@ impl Simulation {
                     + cap(&self.active)
                     + cap(&self.active_bodies)
                     + cap(&self.active_deep)
+                    + self.pushed_bits.heap_bytes()
                     + self.jam.heap_bytes()
                     + cap(&self.woken)
                     + cap(&self.woken_near)
