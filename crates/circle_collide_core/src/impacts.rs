@@ -525,8 +525,8 @@ mod tests {
 
     /// While the pile lands, each course change meets its resting neighbours again:
     /// the late pairs must still come out sorted, without repeats, and never hold more
-    /// than [`LATE_PAIRS_GROWTH`] times the distinct pairs; each body's pre-solver box is kept once, and its
-    /// mark is gone after the step.
+    /// than [`LATE_PAIRS_GROWTH`] times the distinct pairs; each body's pre-solver box is
+    /// kept once, and its mark is gone after the step.
     #[test]
     fn late_pairs_and_contact_boxes_hold_no_repeats() {
         let mut sim = scenes::pile(2000).simulation();

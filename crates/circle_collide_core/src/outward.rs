@@ -99,7 +99,7 @@ impl Simulation {
             let mid = 0.5 * (b.hot[d.1 as usize].pos + b.hot[d.2 as usize].pos);
             d.0 = self.pusher_distance(mid);
         }
-        deep.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+        crate::push_out::sort_by_key_then_pair(deep);
     }
 
     /// The shares of an outward push bodies `i` and `j` take: two dynamic bodies, all
