@@ -466,21 +466,23 @@ impl CircleCollideConfig {
     /// static one: a stack would hang where it was); the others — restitution, the
     /// solver's passes and correction, the resting speed, events, idle steps, the speed
     /// clamp, the sleep speed and time — wake nobody: a sleeping pile stays asleep while
-    /// they are tuned.
+    /// they are tuned. The first six are the core's
+    /// [`surroundings`](circle_collide_core::StepConfig::surroundings) (what the core's own
+    /// check compares; [`ContactMemory::settings`](crate::ContactMemory::settings) hands
+    /// them to it).
     pub(crate) fn resting_settings(&self) -> [u64; 14] {
         let step = self.to_step_config();
         let (friction, rolling) = self.effective_default_surface();
-        let arena = step.arena.map_or([f64::NAN; 5], |a| {
-            [a.min.x, a.min.y, a.max.x, a.max.y, a.friction]
-        });
+        let [g, min, max] = step.surroundings();
+        let arena_friction = step.arena.map_or(f64::NAN, |a| a.friction);
         [
-            step.gravity.x.to_bits(),
-            step.gravity.y.to_bits(),
-            arena[0].to_bits(),
-            arena[1].to_bits(),
-            arena[2].to_bits(),
-            arena[3].to_bits(),
-            arena[4].to_bits(),
+            g[0],
+            g[1],
+            min[0],
+            min[1],
+            max[0],
+            max[1],
+            arena_friction.to_bits(),
             friction.to_bits(),
             rolling.to_bits(),
             self.friction_combine as u64,

@@ -72,6 +72,16 @@ pub struct ContactMemory {
     /// arena filled past what fits does not pay the larger limit every step.
     #[cfg_attr(feature = "serialize", serde(default))]
     pub push_out_limited: bool,
+    /// The bits of the settings the last step's bodies rested under (gravity, arena,
+    /// default surface, density, slop, sleeping: see
+    /// [`CircleCollideConfig`](crate::CircleCollideConfig)'s fields; opaque, `None` before
+    /// the first step). A step whose configuration differs from them wakes every sleeping
+    /// body; kept here so that a rollback which restores the configuration with the
+    /// bodies wakes them only where the first run did, even when the game changed gravity
+    /// or the arena after the restored moment. A memory without them (`None`, as one saved
+    /// by an earlier version reads) wakes every sleeper at the next step.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub settings: Option<[u64; 14]>,
 }
 
 impl ContactMemory {
@@ -97,6 +107,10 @@ impl ContactMemory {
         )
         .with_corrected(self.corrected)
         .with_push_out_limited(self.push_out_limited)
+        .with_surroundings(
+            self.settings
+                .map(|s| [[s[0], s[1]], [s[2], s[3]], [s[4], s[5]]]),
+        )
     }
 
     /// Refills from the core's memory (whose keys are entity bits).
@@ -136,6 +150,7 @@ mod tests {
             Entity::from_bits(1 << 32 | 3),
             Entity::from_bits(1 << 32 | 9),
         );
+        let settings = Some(std::array::from_fn(|k| 1000 + k as u64));
         for (corrected, push_out_limited) in [(false, false), (true, false), (false, true)] {
             let memory = ContactMemory {
                 contacts: vec![
@@ -156,8 +171,12 @@ mod tests {
                 ],
                 corrected,
                 push_out_limited,
+                settings,
             };
             let core = memory.to_core();
+            // The core gets the gravity's and the arena's bits: the settings' first six.
+            let surroundings = [[1000, 1001], [1002, 1003], [1004, 1005]];
+            assert_eq!(core.surroundings(), Some(surroundings));
             assert_eq!(core.corrected(), corrected);
             assert_eq!(core.push_out_limited(), push_out_limited);
             let mut back = ContactMemory::default();
@@ -169,6 +188,11 @@ mod tests {
             for c in &memory.contacts {
                 assert!(back.contacts.contains(c), "{c:?} lost");
             }
+            // The settings are the plugin's own (the write-back sets them beside the
+            // core's memory): without them the core gets no surroundings.
+            assert_eq!(back.settings, None);
+            assert_eq!(back.to_core().surroundings(), None);
+            back.settings = settings;
             assert_eq!(back.to_core(), core);
         }
     }

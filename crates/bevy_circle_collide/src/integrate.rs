@@ -82,8 +82,14 @@ pub(crate) fn integrate(
         world.warn_config(&config.problems());
     }
     // A change to a setting that bodies at rest depend on wakes every body (and the first
-    // step, where every setting is new); tuning the others leaves the sleepers asleep.
-    let wake_all = config.is_changed() && {
+    // step, where every setting is new); tuning the others leaves the sleepers asleep. A
+    // memory the game restored (a rollback) brings the settings its step ran with: this
+    // step's are compared with those, not with the abandoned future's.
+    let restored = world.memory_written != Some(memory.last_changed());
+    if restored {
+        world.resting_settings = memory.settings;
+    }
+    let wake_all = (config.is_changed() || restored) && {
         let settings = config.resting_settings();
         world.resting_settings.replace(settings) != Some(settings)
     };

@@ -232,6 +232,7 @@ pub(crate) fn resolve(
     world.kept_ready = same_order && !late.get();
     world.wrote = wrote.get();
     memory.fill_from(world.sim.contact_memory());
+    memory.settings = world.resting_settings;
     world.memory_written = Some(memory.last_changed());
     let step = diagnostics.step;
     for impact in world.sim.impacts() {

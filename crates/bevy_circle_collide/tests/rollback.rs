@@ -256,6 +256,73 @@ fn a_rollback_that_despawns_a_later_body_wakes_nobody() {
     );
 }
 
+/// A rollback across a change of the settings bodies rest on: the game tilted gravity
+/// after the restored moment, and restores the configuration with the bodies and the
+/// contact memory. The restored world wakes its sleepers only where the first run did —
+/// the settings the restored step ran with are part of the memory
+/// (`ContactMemory::settings`; the core's gravity and arena with it) — so the
+/// re-simulation, which tilts gravity again at the same step, matches bit for bit, the
+/// sleepers of the steps before the tilt included. Without them the restored, untilted
+/// gravity reads as a change and wakes the whole pile.
+#[test]
+fn a_rollback_across_a_gravity_change_resimulates_bit_for_bit() {
+    let scene = scenes::pile(400);
+    let mut app = app();
+    let ids = spawn_scene(&mut app, &scene);
+    steps(&mut app, 600);
+    let sleeping = app.world().resource::<CollisionDiagnostics>().sleeping;
+    assert!(sleeping > 100, "{sleeping} bodies asleep");
+    let saved = save(&app, &ids);
+    let memory = app.world().resource::<ContactMemory>().clone();
+    let config = app.world().resource::<CircleCollideConfig>().clone();
+    // The future the rollback replays: ten quiet steps, then gravity tilted.
+    let future = |app: &mut App| {
+        steps(app, 10);
+        let before_tilt = state(app, &ids);
+        app.world_mut()
+            .resource_mut::<CircleCollideConfig>()
+            .gravity = Vec2::new(3.0, -9.0);
+        steps(app, 1);
+        let asleep = app.world().resource::<CollisionDiagnostics>().sleeping;
+        assert_eq!(asleep, 0, "the tilt woke every body");
+        steps(app, 49);
+        (before_tilt, state(app, &ids))
+    };
+    let (quiet, first) = future(&mut app);
+    assert!(
+        quiet.iter().filter(|s| s.4).count() > 100,
+        "the pile slept until the tilt"
+    );
+    let rollback = |app: &mut App, memory: ContactMemory| {
+        restore(app, &ids, &saved, memory, true);
+        *app.world_mut().resource_mut::<CircleCollideConfig>() = config.clone();
+        future(app)
+    };
+    let asleep = |state: &[(u32, u32, u32, u32, bool, u32)]| state.iter().filter(|s| s.4).count();
+    let (again_quiet, again) = rollback(&mut app, memory.clone());
+    assert!(
+        again_quiet == quiet,
+        "the restored world woke its sleepers: {} asleep before the tilt, {} in the first run",
+        asleep(&again_quiet),
+        asleep(&quiet)
+    );
+    let differ = (again.iter().zip(&first)).filter(|(a, b)| a != b).count();
+    assert_eq!(differ, 0, "re-simulation differs in {differ} bodies");
+    // The same rollback with a memory that forgot the settings (as one saved by an
+    // earlier version reads): the untilted gravity is new to the world, and the pile
+    // wakes.
+    let forgetful = ContactMemory {
+        settings: None,
+        ..memory
+    };
+    let (woken, _) = rollback(&mut app, forgetful);
+    assert!(
+        asleep(&woken) < 10,
+        "a memory without the settings woke nobody: {} asleep",
+        asleep(&woken)
+    );
+}
+
 #[test]
 fn the_contact_memory_round_trips_through_ron() {
     let scene = scenes::pile(200);

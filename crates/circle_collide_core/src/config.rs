@@ -156,6 +156,30 @@ pub const MAX_IMPACTS_PER_STEP: usize = 1_000_000;
 pub const RESTING_RADII_PER_SECOND: f64 = 4.0;
 
 impl StepConfig {
+    /// The bits of the gravity (zero if not finite) and of the arena's two corners (NaN
+    /// without an arena) — what bodies at rest lie in: a step that starts with other bits
+    /// than the last step's wakes every sleeping body (the game turned gravity, or moved a
+    /// wall a body rested on). Compared bit for bit, so setting the same values again
+    /// changes nothing. The last step's are part of the
+    /// [`ContactMemory`](crate::contacts::ContactMemory) a rollback restores.
+    ///
+    /// ```
+    /// use circle_collide_core::StepConfig;
+    /// use glam::DVec2;
+    /// let still = StepConfig::default();
+    /// let tilted = StepConfig { gravity: DVec2::new(1.0, -9.81), ..still.clone() };
+    /// assert_ne!(still.surroundings(), tilted.surroundings());
+    /// let broken = StepConfig { gravity: DVec2::NAN, ..still.clone() };
+    /// assert_eq!(broken.surroundings(), still.surroundings());
+    /// ```
+    pub fn surroundings(&self) -> [[u64; 2]; 3] {
+        let g = self.gravity;
+        let g = if g.is_finite() { g } else { DVec2::ZERO };
+        let walls = (self.arena).map_or([DVec2::NAN; 2], |a| [a.min, a.max]);
+        let bits = |v: DVec2| [v.x.to_bits(), v.y.to_bits()];
+        [bits(g), bits(walls[0]), bits(walls[1])]
+    }
+
     /// The resting-speed threshold in force for a step of length `dt` in a world whose
     /// smallest dynamic circle has radius `min_radius` (see
     /// [`resting_speed`](Self::resting_speed)). NaN or negative settings count as 0.

@@ -83,6 +83,11 @@ pub struct ContactMemory {
     /// ([`GRAVITY_WORK_FACTOR`](crate::resolve::GRAVITY_WORK_FACTOR)).
     #[cfg_attr(feature = "serialize", serde(default))]
     pub(crate) push_out_limited: bool,
+    /// The bits of the gravity and the arena's corners of the step that left this memory
+    /// ([`StepConfig::surroundings`](crate::StepConfig::surroundings); `None` before the
+    /// first step): a step that starts with others wakes every sleeping body.
+    #[cfg_attr(feature = "serialize", serde(default))]
+    pub(crate) surroundings: Option<[[u64; 2]; 3]>,
 }
 
 impl ContactMemory {
@@ -103,6 +108,7 @@ impl ContactMemory {
             contacts,
             corrected: false,
             push_out_limited: false,
+            surroundings: None,
         }
     }
 
@@ -136,6 +142,23 @@ impl ContactMemory {
         self.push_out_limited
     }
 
+    /// This memory, marked as left by a step whose gravity and arena had the bits
+    /// `surroundings` ([`StepConfig::surroundings`](crate::StepConfig::surroundings); `None`:
+    /// unknown, and a simulation given this memory keeps its own). The next step wakes
+    /// every sleeping body if its own differ, so a rollback that restores this memory with
+    /// the bodies wakes them only where the first run did — even across a change of
+    /// gravity or arena after the restored moment. Part of the state a rollback restores.
+    pub fn with_surroundings(mut self, surroundings: Option<[[u64; 2]; 3]>) -> Self {
+        self.surroundings = surroundings;
+        self
+    }
+
+    /// The bits of the gravity and arena of the step that left this memory
+    /// ([`with_surroundings`](Self::with_surroundings)).
+    pub fn surroundings(&self) -> Option<[[u64; 2]; 3]> {
+        self.surroundings
+    }
+
     /// [`new`](Self::new) for a list known to hold each contact once, already in
     /// (first key, partner) order with each pair's lower key first (the solver's, from
     /// `remember_contacts`): the same memory, without the sort.
@@ -146,6 +169,7 @@ impl ContactMemory {
             contacts,
             corrected: false,
             push_out_limited: false,
+            surroundings: None,
         }
     }
 

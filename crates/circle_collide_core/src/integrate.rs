@@ -165,12 +165,9 @@ impl Simulation {
     /// the walls' restitution and friction. Compared bit for bit (a NaN wall is the same
     /// wall step after step).
     fn wake_on_new_surroundings(&mut self, flies: bool) {
-        let g = self.config.gravity;
-        let g = if g.is_finite() { g } else { DVec2::ZERO };
-        let walls = (self.config.arena).map_or([DVec2::NAN; 2], |a| [a.min, a.max]);
-        let bits = |v: DVec2| [v.x.to_bits(), v.y.to_bits()];
-        let now = [bits(g), bits(walls[0]), bits(walls[1])];
-        let last = self.last_surroundings.replace(now);
+        // Kept in the contact memory: a rollback restores it with the bodies.
+        let now = self.config.surroundings();
+        let last = self.memory.surroundings.replace(now);
         if last.is_none_or(|last| last == now) {
             return;
         }

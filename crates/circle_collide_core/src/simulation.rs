@@ -217,10 +217,6 @@ pub struct Simulation {
     /// The arena and slop `near_wall` was listed for; `None` once anything added,
     /// removed or moved bodies after `integrate` (the list no longer holds).
     pub(crate) near_wall_listed: Option<(Option<crate::Arena>, f64)>,
-    /// The bits of the last step's gravity (NaN or infinite as none) and arena corners
-    /// (NaN without an arena): a step that starts with others wakes every sleeping body
-    /// (`None` before the first step).
-    pub(crate) last_surroundings: Option<[[u64; 2]; 3]>,
     /// The level geometry (static segments and their grid).
     pub(crate) level: crate::level::Level,
     /// Resting-speed threshold of the current step (by default without gravity, of a
@@ -453,15 +449,22 @@ impl Simulation {
     }
 
     /// The contacts the last step's solver kept, with their impulses: the next step's
-    /// warm start. Save it with the bodies for a rollback.
+    /// warm start; and the bits of the gravity and arena that step ran with. Save it with
+    /// the bodies for a rollback.
     pub fn contact_memory(&self) -> &crate::contacts::ContactMemory {
         &self.memory
     }
 
-    /// Replaces the remembered contacts (restoring a saved state, or the caller's copy
-    /// when it rebuilds its bodies each step).
+    /// Replaces the remembered contacts and the last step's gravity and arena bits
+    /// ([`ContactMemory::surroundings`](crate::contacts::ContactMemory::surroundings); a
+    /// memory without them, such as one built by
+    /// [`ContactMemory::new`](crate::contacts::ContactMemory::new), keeps the simulation's
+    /// own): restoring a saved state, or the caller's copy when it rebuilds its bodies each
+    /// step.
     pub fn set_contact_memory(&mut self, memory: crate::contacts::ContactMemory) {
+        let own = self.memory.surroundings;
         self.memory = memory;
+        self.memory.surroundings = self.memory.surroundings.or(own);
     }
 
     /// The resting speed in force in the last step (see

@@ -5,6 +5,7 @@
 //! arena wakes every sleeping body — a sleeping stack used to hang where it was — and so
 //! does sleeping turned off.
 
+use circle_collide_core::contacts::ContactMemory;
 use circle_collide_core::{Arena, BodyDesc, InputIssues, Simulation, StepConfig};
 use glam::DVec2;
 
@@ -102,6 +103,58 @@ fn a_sleeping_stack_slides_when_gravity_turns() {
         let x = sim.bodies().position(i as usize).x;
         assert!(x > 19.4, "body {i} at x = {x}, not at the wall");
     }
+}
+
+/// A rollback across a turn of gravity: the contact memory saved with the sleeping stack
+/// carries the gravity and arena it rested under (`ContactMemory::surroundings`). The
+/// stack restored after a step under turned gravity — its bodies added asleep again, the
+/// old gravity and the saved memory set back — stays asleep, as it did in the first run:
+/// the restored gravity is not new to it. Restored with the abandoned future's memory
+/// instead, the same gravity is a change, and the stack wakes.
+#[test]
+fn a_rollback_across_a_turn_of_gravity_keeps_the_stack_asleep() {
+    let (down, turned) = (DVec2::new(0.0, -9.81), DVec2::new(9.81, -9.81));
+    let (mut sim, stack) = sleeping_stack(10.0, down);
+    let saved = sim.contact_memory().clone();
+    assert_eq!(saved.surroundings(), Some(sim.config.surroundings()));
+    let bodies: Vec<BodyDesc> = (stack.iter())
+        .map(|&i| asleep(sim.bodies().position(i as usize)))
+        .collect();
+    // The future the rollback abandons: gravity turned, the stack woke.
+    sim.config.gravity = turned;
+    sim.step(1.0 / 60.0);
+    assert_eq!(sim.stats().sleeping, 0, "the turn woke the stack");
+    let future = sim.contact_memory().clone();
+    let restore = |sim: &mut Simulation, memory: ContactMemory| {
+        sim.clear_bodies();
+        for b in &bodies {
+            sim.add_body_from(b).unwrap();
+        }
+        sim.config.gravity = down;
+        sim.set_contact_memory(memory);
+        sim.step(1.0 / 60.0);
+        sim.stats().sleeping
+    };
+    assert_eq!(
+        restore(&mut sim, saved.clone()),
+        2,
+        "the rollback woke the stack"
+    );
+    assert_eq!(
+        restore(&mut sim, future),
+        0,
+        "the future's gravity is not a change"
+    );
+    // A memory that does not know its gravity (built by `ContactMemory::new`) leaves the
+    // simulation its own: the turned gravity of the step before, so the stack wakes.
+    sim.config.gravity = turned;
+    sim.step(1.0 / 60.0);
+    let unknown = saved.with_surroundings(None);
+    assert_eq!(
+        restore(&mut sim, unknown),
+        0,
+        "a memory without surroundings reset them"
+    );
 }
 
 /// The left wall moved away under a stack leaning on it: under gravity pointing left and
