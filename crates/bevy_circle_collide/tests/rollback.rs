@@ -203,6 +203,19 @@ fn restoring_the_components_and_the_contact_memory_resimulates_bit_for_bit() {
     );
 }
 
+/// A pile of 400 stepped until part of it sleeps (600 steps), with what a rollback saves
+/// of it then: the app, the bodies, their components and the contact memory.
+fn partly_sleeping_pile() -> (App, Vec<Entity>, Vec<Saved>, ContactMemory) {
+    let mut app = app();
+    let ids = spawn_scene(&mut app, &scenes::pile(400));
+    steps(&mut app, 600);
+    let sleeping = app.world().resource::<CollisionDiagnostics>().sleeping;
+    assert!(sleeping > 100, "{sleeping} bodies asleep");
+    let saved = save(&app, &ids);
+    let memory = app.world().resource::<ContactMemory>().clone();
+    (app, ids, saved, memory)
+}
+
 /// A rollback to a moment when part of a pile slept: it despawns a ball the game had
 /// spawned on the pile after that moment and rewrites every collider (as a snapshot
 /// restore does, marking them changed). Neither may wake a sleeper — the despawn and the
@@ -210,14 +223,7 @@ fn restoring_the_components_and_the_contact_memory_resimulates_bit_for_bit() {
 /// bit for bit; without the restored contact memory the same despawn wakes the pile.
 #[test]
 fn a_rollback_that_despawns_a_later_body_wakes_nobody() {
-    let scene = scenes::pile(400);
-    let mut app = app();
-    let ids = spawn_scene(&mut app, &scene);
-    steps(&mut app, 600);
-    let sleeping = app.world().resource::<CollisionDiagnostics>().sleeping;
-    assert!(sleeping > 100, "{sleeping} bodies asleep");
-    let saved = save(&app, &ids);
-    let memory = app.world().resource::<ContactMemory>().clone();
+    let (mut app, ids, saved, memory) = partly_sleeping_pile();
     let colliders: Vec<CircleCollider> = (ids.iter())
         .map(|&e| *app.world().get::<CircleCollider>(e).unwrap())
         .collect();
@@ -266,14 +272,7 @@ fn a_rollback_that_despawns_a_later_body_wakes_nobody() {
 /// gravity reads as a change and wakes the whole pile.
 #[test]
 fn a_rollback_across_a_gravity_change_resimulates_bit_for_bit() {
-    let scene = scenes::pile(400);
-    let mut app = app();
-    let ids = spawn_scene(&mut app, &scene);
-    steps(&mut app, 600);
-    let sleeping = app.world().resource::<CollisionDiagnostics>().sleeping;
-    assert!(sleeping > 100, "{sleeping} bodies asleep");
-    let saved = save(&app, &ids);
-    let memory = app.world().resource::<ContactMemory>().clone();
+    let (mut app, ids, saved, memory) = partly_sleeping_pile();
     let config = app.world().resource::<CircleCollideConfig>().clone();
     // The future the rollback replays: ten quiet steps, then gravity tilted.
     let future = |app: &mut App| {
