@@ -62,6 +62,9 @@ pub(crate) fn integrate(
         world.phase_seconds = [start.elapsed().as_secs_f64(), 0.0, 0.0, 0.0, 0.0];
         return;
     }
+    // The remembered contacts were restored by the game (a rollback) or never written by
+    // the plugin.
+    let restored = world.memory_written != Some(memory.last_changed());
     // Nothing but the bodies' components may have changed since the last write-back:
     // not the configuration, the core (the game's `simulation_mut`, the level), the
     // remembered contacts, nor the set of components of any body.
@@ -69,7 +72,7 @@ pub(crate) fn integrate(
         && world.kept_ready
         && !config.is_changed()
         && world.written_tick == Some(world.last_changed())
-        && world.memory_written == Some(memory.last_changed())
+        && !restored
         && !world.lost_component;
     let world = &mut *world;
     world.kept_pause = world.kept_pause.saturating_sub(1);
@@ -85,7 +88,6 @@ pub(crate) fn integrate(
     // step, where every setting is new); tuning the others leaves the sleepers asleep. A
     // memory the game restored (a rollback) brings the settings its step ran with: this
     // step's are compared with those, not with the abandoned future's.
-    let restored = world.memory_written != Some(memory.last_changed());
     if restored {
         world.resting_settings = memory.settings;
     }
@@ -103,9 +105,8 @@ pub(crate) fn integrate(
     if !world.kept {
         gather_all(world, &bodies, &rules);
     }
-    if world.memory_written != Some(memory.last_changed()) {
-        // Restored by the game (a rollback) or never written by the plugin. The bodies a
-        // rollback despawned (spawned after the restored state) wake nobody.
+    if restored {
+        // The bodies a rollback despawned (spawned after the restored state) wake nobody.
         world.sim.set_contact_memory(memory.to_core());
         world.sim.cancel_wake_around();
     }
