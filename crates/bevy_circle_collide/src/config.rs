@@ -153,7 +153,11 @@ pub struct CircleCollideConfig {
     /// every frame jams at the default restitution too, and under gravity a horde walked
     /// into a wall piles up against it as a jam (under gravity a steered body's pairs take
     /// at least the default without gravity: steering is on the bodies' scale, whatever
-    /// the gravity). `Some(0.0)` keeps every impact exact, steered or not.
+    /// the gravity). `Some(0.0)` keeps every impact exact, steered or not: bodies resting
+    /// on or pressed into each other at restitution below 1 (a pile, a jammed crowd) then
+    /// trade ever smaller impacts and run into the impact cap, and the warning about those
+    /// steps ([`CircleCollideWorld::step_warning`](crate::CircleCollideWorld::step_warning))
+    /// names the zero resting speed.
     pub resting_speed: Option<f32>,
     /// Also send `CollisionEvent`s for resting impacts. Default `false`.
     pub report_resting_impacts: bool,

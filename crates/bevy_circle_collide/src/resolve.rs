@@ -288,8 +288,12 @@ pub(crate) fn resolve(
     d.last_step_fell_back = stats.fallback;
     d.last_step_idle = false;
     d.fallbacks += u64::from(stats.fallback);
-    if let Some(warning) = degraded.note(d.step, stats.fallback, stats.overlaps_left) {
+    // A resting speed of 0 (the configuration's, made finite) makes every contact an impact.
+    let zero_resting = (world.sim.config.resting_speed).is_some_and(|s| s <= 0.0);
+    if let Some(warning) = degraded.note(d.step, stats.fallback, stats.overlaps_left, zero_resting)
+    {
         warn!("{warning}");
+        world.step_warned = Some(warning);
     }
     d.kinetic_energy = stats.kinetic_energy;
     d.potential_energy = stats.potential_energy;

@@ -55,6 +55,8 @@ pub struct CircleCollideWorld {
     pub(crate) memory_written: Option<bevy::ecs::change_detection::Tick>,
     /// The configuration problems warned about (each is warned once while it lasts).
     pub(crate) config_warned: Vec<String>,
+    /// The last warning logged about degraded steps (see [`step_warning`](Self::step_warning)).
+    pub(crate) step_warned: Option<String>,
     /// [`resting_settings`](crate::CircleCollideConfig::resting_settings) at the last
     /// change of the configuration (`None` before the first step): a change to them wakes
     /// every body.
@@ -138,6 +140,7 @@ impl Default for CircleCollideWorld {
             core_index: Vec::new(),
             memory_written: None,
             config_warned: Vec::new(),
+            step_warned: None,
             resting_settings: None,
             arena_warned: false,
             arena_jam: false,
@@ -265,6 +268,14 @@ impl CircleCollideWorld {
     /// plus a warning about the arena if several bodies were found outside it in one step.
     pub fn config_warnings(&self) -> &[String] {
         &self.config_warned
+    }
+
+    /// The last warning logged about degraded steps — steps that hit the impact cap or
+    /// left overlaps deeper than the slop, summed up at most once every ten seconds of
+    /// steps (their counts are in [`CollisionDiagnostics`](crate::CollisionDiagnostics)) —
+    /// or `None` if there was none.
+    pub fn step_warning(&self) -> Option<&str> {
+        self.step_warned.as_deref()
     }
 
     /// Records the wall-clock time of `phase` (0..5) since `start`.

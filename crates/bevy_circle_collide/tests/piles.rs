@@ -2,6 +2,7 @@
 
 mod common;
 use bevy::prelude::*;
+use bevy_circle_collide::CircleCollideWorld;
 use bevy_circle_collide::core::scenes;
 use bevy_circle_collide::prelude::*;
 use common::*;
@@ -219,10 +220,19 @@ fn inelastic_collapse(resting_speed: Option<f32>) {
         assert!(d.kinetic_energy.is_finite());
     }
     let d = app.world().resource::<CollisionDiagnostics>();
+    let warning = app.world().resource::<CircleCollideWorld>().step_warning();
     if resting_speed.is_none() {
         assert_eq!(d.fallbacks, 0, "a jam of slow contacts needs no fallback");
+        assert_eq!(warning, None);
     } else {
         assert!(fell_back_steps >= 1 && d.fallbacks as usize >= fell_back_steps);
+        // The warning about the steps that fell back names the zero resting speed.
+        let warning = warning.expect("the fallbacks were warned about");
+        assert!(
+            warning.contains("hit the impact cap")
+                && warning.contains("resting_speed is Some(0.0)"),
+            "{warning}"
+        );
     }
     assert!(
         d.kinetic_energy < 1e-3 * e0,
