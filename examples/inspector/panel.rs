@@ -209,7 +209,11 @@ fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
                 );
                 ui.end_row();
                 ui.label("overlap slop (× r)");
-                ui.add(egui::Slider::new(&mut c.overlap_slop, 0.0..=0.1));
+                ui.add(egui::Slider::new(&mut c.overlap_slop, 0.0..=0.1))
+                    .on_hover_text(
+                        "deeper overlaps are pushed apart; looser is cheaper in jams, and below \
+                     0.005 a jam cannot hold it (4–20× the cost a step)",
+                    );
                 ui.end_row();
                 ui.label("push-out passes");
                 ui.add(egui::Slider::new(&mut c.separation_iterations, 0..=32));
