@@ -18,8 +18,8 @@
 //!   (an elastic crowd of 2000 steered every step: ~37,000 impacts a step; now ~130).
 //!   Its first contact, faster than the resting speed, is still an elastic impact.
 //!
-//! Without gravity (under gravity: a pair with a steered body) a pair that pressed last
-//! step and whose gap has opened past the slop,
+//! Without gravity (under gravity: in a world where the game steers a body) a pair that
+//! pressed last step and whose gap has opened past the slop,
 //! by at most [`KEEP_GAP`] of the smaller radius, stays in the solver too, allowed to
 //! close by its gap over the step (a *gap contact*): in a jam pushed together every step
 //! the impulse it carried stays in the warm start.
@@ -425,7 +425,7 @@ impl Simulation {
         } else {
             // The contacts are the pairs touching now, in pair order; a pair that does not
             // touch may be a pressing contact whose gap opened a little (`KEEP_GAP`): any
-            // pair without gravity, a pair with a steered body under it.
+            // pair without gravity, and under it in a world where the game steers a body.
             let gravity = b.gravity != DVec2::ZERO;
             let keep_gaps = (!gravity || self.steered_bodies > 0) && !self.memory.is_empty();
             // A narrow-phase contact that is slow or pressing, as the solver's.
@@ -454,9 +454,6 @@ impl Simulation {
                         }
                         _ => {
                             let (iu, ju) = (i as usize, j as usize);
-                            if gravity && !steered_pair(iu, ju) {
-                                continue;
-                            }
                             let e = || b.pair_restitution(combine, iu, ju);
                             // Classified as a touching pair is, on what its gap allows.
                             if let Some((mut gap, warm)) =

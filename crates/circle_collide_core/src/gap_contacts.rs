@@ -18,9 +18,17 @@
 //! meet, and stops them at the slop if they would. It is classified as a touching pair
 //! is, on its closing speed beyond what its gap allows: a pair that pressed last step
 //! stays the solver's even closing fast, unless it is elastic under the default resting
-//! speed (then only slow ones: an elastic gas stays exact). Without gravity only (see
-//! [`KEEP_GAP`]), and under gravity for the pairs of a steered body
-//! ([`BodyDesc::steered`](crate::BodyDesc::steered): a horde walked into a wall).
+//! speed (then only slow ones: an elastic gas stays exact). Without gravity (see
+//! [`KEEP_GAP`]), and under gravity in a world where the game steers a body
+//! ([`BodyDesc::steered`](crate::BodyDesc::steered): a horde walked into a wall, walkers
+//! shoving crates), for every pair — until the fiftieth session only for the pairs of a
+//! steered body, and the crates a walker shoved, pressed one step and a hair apart the
+//! next, met again as exact impacts: in the walkers of 2000 (core, 300 steps, four
+//! trajectories) 61 % of the crate–crate impacts inside a step were such pairs; kept,
+//! the impacts fell 7–26 % a step, the push-out's moves from 5500–8100 to 960–2400, the
+//! steps leaving overlaps from 0–4 to none (`docs/contacts.md`). A pile nobody steers
+//! keeps its impacts: kept there too, the pile of 2000 fell asleep later (5.82 against
+//! 5.35 s) with a worse landing step.
 
 use crate::contacts::{KeptContact, SolverContact, body_contact};
 use crate::simulation::Simulation;
