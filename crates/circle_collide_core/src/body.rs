@@ -68,8 +68,8 @@ pub struct BodyDesc {
     /// elastic pair (restitution ≥ 1) that a steered body keeps driving together presses
     /// like any other pair instead of bouncing every step (see
     /// [`contacts`](crate::contacts)); under gravity a steered body's pairs are also
-    /// remembered as every pair's are without gravity, a world with a steered body keeps
-    /// the gap contacts of every pair that pressed (see
+    /// remembered as every pair's are without gravity, a world with a steered body (or a
+    /// moving kinematic one) keeps the gap contacts of every pair that pressed (see
     /// [`gap_contacts`](crate::contacts::KEEP_GAP)), and a solve with a steered
     /// body in it (a horde walked into a wall, walkers shoving crates) is solved as a jam
     /// without gravity is. Its pairs take the steered resting speed

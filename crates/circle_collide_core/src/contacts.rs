@@ -18,8 +18,8 @@
 //!   (an elastic crowd of 2000 steered every step: ~37,000 impacts a step; now ~130).
 //!   Its first contact, faster than the resting speed, is still an elastic impact.
 //!
-//! Without gravity (under gravity: in a world where the game steers a body) a pair that
-//! pressed last step and whose gap has opened past the slop,
+//! Without gravity (under gravity: in a world where the game steers a body or moves a
+//! kinematic one) a pair that pressed last step and whose gap has opened past the slop,
 //! by at most [`KEEP_GAP`] of the smaller radius, stays in the solver too, allowed to
 //! close by its gap over the step (a *gap contact*): in a jam pushed together every step
 //! the impulse it carried stays in the warm start.
@@ -425,9 +425,11 @@ impl Simulation {
         } else {
             // The contacts are the pairs touching now, in pair order; a pair that does not
             // touch may be a pressing contact whose gap opened a little (`KEEP_GAP`): any
-            // pair without gravity, and under it in a world where the game steers a body.
+            // pair without gravity, and under it in a world where the game drives a body
+            // (steers it, or moves a kinematic one).
             let gravity = b.gravity != DVec2::ZERO;
-            let keep_gaps = (!gravity || self.steered_bodies > 0) && !self.memory.is_empty();
+            let driven = self.steered_bodies + self.driving_bodies > 0;
+            let keep_gaps = (!gravity || driven) && !self.memory.is_empty();
             // A narrow-phase contact that is slow or pressing, as the solver's.
             let solver_contact = |c: &Contact| {
                 let (i, j) = (c.a as usize, c.b as usize);

@@ -19,16 +19,17 @@
 //! is, on its closing speed beyond what its gap allows: a pair that pressed last step
 //! stays the solver's even closing fast, unless it is elastic under the default resting
 //! speed (then only slow ones: an elastic gas stays exact). Without gravity (see
-//! [`KEEP_GAP`]), and under gravity in a world where the game steers a body
+//! [`KEEP_GAP`]), and under gravity in a world where the game drives a body — steers it
 //! ([`BodyDesc::steered`](crate::BodyDesc::steered): a horde walked into a wall, walkers
-//! shoving crates), for every pair — until the fiftieth session only for the pairs of a
-//! steered body, and the crates a walker shoved, pressed one step and a hair apart the
-//! next, met again as exact impacts: in the walkers of 2000 (core, 300 steps, four
-//! trajectories) 61 % of the crate–crate impacts inside a step were such pairs; kept,
-//! the impacts fell 7–26 % a step, the push-out's moves from 5500–8100 to 960–2400, the
-//! steps leaving overlaps from 0–4 to none (`docs/contacts.md`). A pile nobody steers
-//! keeps its impacts: kept there too, the pile of 2000 fell asleep later (5.82 against
-//! 5.35 s) with a worse landing step.
+//! shoving crates) or moves a kinematic one (a bulldozer, a paddle) — for every pair.
+//! Until the fiftieth session only the pairs of a steered body were kept under gravity,
+//! and the crates a walker or a bulldozer shoved, pressed one step and a hair apart the
+//! next, met again as exact impacts: in the walkers of 2000 (core, 300 steps) 61 % of
+//! the crate–crate impacts inside a step were such pairs. Kept, the walkers' impacts fell
+//! 8–30 % a step, the push-out's moves to a third or less, their late mean 26 %; the
+//! bulldozer under a pile's impacts 18–44 %, its late mean 7–18 % (`docs/contacts.md`).
+//! A pile nobody drives keeps its impacts: kept there too, the pile of 2000 fell asleep
+//! later (5.82 against 5.35 s) with a worse landing step.
 
 use crate::contacts::{KeptContact, SolverContact, body_contact};
 use crate::simulation::Simulation;

@@ -62,7 +62,7 @@ impl Simulation {
         // Scratch until the broad phase's wakes (`wake_touched` clears it).
         let mut outside = std::mem::take(&mut self.woken);
         outside.clear();
-        let mut steered = 0;
+        let (mut steered, mut driving) = (0, 0);
         // Sum of the dynamic circles' squared radii (asleep or not), for `overfull`.
         let mut filled = 0.0;
         for (i, h) in self.bodies.hot.iter_mut().enumerate() {
@@ -70,6 +70,7 @@ impl Simulation {
             h.version = 0;
             h.clear_step_marks();
             steered += usize::from(h.steered());
+            driving += usize::from(h.drives());
             if arena.is_some() && (h.inv_mass > 0.0 || h.sleeping()) && !h.sensor() {
                 filled += h.radius * h.radius;
             }
@@ -140,6 +141,7 @@ impl Simulation {
         }
         self.woken = outside;
         self.steered_bodies = steered;
+        self.driving_bodies = driving;
         self.solver_marked = false;
     }
 

@@ -236,6 +236,10 @@ pub struct Simulation {
     pub(crate) pairs_may_rest: bool,
     /// Awake bodies steered this step ([`BodyDesc::steered`]), counted by `integrate`.
     pub(crate) steered_bodies: usize,
+    /// Moving kinematic bodies this step (`Hot::drives`), counted by `integrate`: with
+    /// [`steered_bodies`](Self::steered_bodies), whether the game drives a body (under
+    /// gravity, every pair that pressed then keeps its gap contact).
+    pub(crate) driving_bodies: usize,
     /// Whether this step's contact solver marked a body (`Hot::in_solver`); reset by
     /// `integrate`.
     pub(crate) solver_marked: bool,

@@ -1,5 +1,5 @@
-//! Without gravity (and under gravity in a world where the game steers a body) a pair that
-//! pressed last step and whose gap has opened a little past
+//! Without gravity (and under gravity in a world where the game steers a body or moves a
+//! kinematic one) a pair that pressed last step and whose gap has opened a little past
 //! the slop stays in the contact solver (`contacts::KEEP_GAP`): it may close by its gap
 //! over the step and no further, it never holds apart bodies that would not meet, and an
 //! elastic pair closing fast is still an exact impact.
@@ -119,12 +119,21 @@ fn an_elastic_gap_pair_closing_fast_is_still_an_exact_impact() {
     assert_eq!(sim.impacts().len(), 1);
 }
 
+/// Who drives a body in [`crates_under_gravity`]'s world.
+#[derive(Clone, Copy)]
+enum Driver {
+    Nobody,
+    /// A body in the air the game steers, as it does a walker.
+    Steered,
+    /// A kinematic body in the air moving at 1 unit/s, as a paddle or a platform.
+    Kinematic,
+}
+
 /// Under gravity: two crates (keys 1, 2) on the floor of a 10 × 10 box, a gap of 0.05
 /// (0.1 r) between them, that pressed last step; A slides at 4 units/s toward B at rest,
-/// no friction. With `steered`, a third body in the air (touching nothing) is steered, as
-/// a game's walker is. Returns the crates' velocities after one step and the impacts
-/// between them (time, impulse).
-fn crates_under_gravity(steered: bool) -> ([DVec2; 2], Vec<(f64, f64)>) {
+/// no friction. A third body in the air touches nothing, driven by `driver`. Returns the
+/// crates' velocities after one step and the impacts between them (time, impulse).
+fn crates_under_gravity(driver: Driver) -> ([DVec2; 2], Vec<(f64, f64)>) {
     let config = StepConfig {
         overlap_slop: SLOP,
         gravity: DVec2::new(0.0, -9.81),
@@ -140,9 +149,17 @@ fn crates_under_gravity(steered: bool) -> ([DVec2; 2], Vec<(f64, f64)>) {
             .with_restitution(0.2)
             .with_key(key)
     };
-    let mut walker = BodyDesc::new(DVec2::new(8.0, 6.0), 0.5, 1.0).with_key(3);
-    walker.steered = steered;
-    let bodies = [crate_at(2.0, 4.0, 1), crate_at(3.05, 0.0, 2), walker];
+    let mut third = BodyDesc::new(DVec2::new(8.0, 6.0), 0.5, 1.0).with_key(3);
+    match driver {
+        Driver::Nobody => {}
+        Driver::Steered => third.steered = true,
+        Driver::Kinematic => {
+            third = BodyDesc::new(DVec2::new(8.0, 6.0), 0.5, f64::INFINITY)
+                .with_velocity(DVec2::new(1.0, 0.0))
+                .with_key(3);
+        }
+    }
+    let bodies = [crate_at(2.0, 4.0, 1), crate_at(3.05, 0.0, 2), third];
     let mut sim = common::sim_with(&bodies, config);
     let kept = KeptContact::new(1, Partner::Body(2), 1.0);
     sim.set_contact_memory(ContactMemory::new(vec![kept]));
@@ -156,20 +173,23 @@ fn crates_under_gravity(steered: bool) -> ([DVec2; 2], Vec<(f64, f64)>) {
 }
 
 #[test]
-fn under_gravity_a_steered_world_keeps_every_pressed_pairs_gap() {
-    // A steered body anywhere: the crates' pair is a gap contact, as without gravity. The
-    // gap allows (0.05 − 0.005) / dt = 2.7 units/s; the solver takes the other 1.3 away,
-    // shared equally (A 3.35, B 0.65), and reports its impulse (0.65: more than the
-    // resting speed's change) as the step's one event between them, at time 0.
-    let ([a, b], between) = crates_under_gravity(true);
+fn under_gravity_a_driven_world_keeps_every_pressed_pairs_gap() {
+    // A steered or a moving kinematic body anywhere: the crates' pair is a gap contact,
+    // as without gravity. The gap allows (0.05 − 0.005) / dt = 2.7 units/s; the solver
+    // takes the other 1.3 away, shared equally (A 3.35, B 0.65), and reports its impulse
+    // (0.65: more than the resting speed's change) as the step's one event between them,
+    // at time 0.
     let excess = 4.0 - (0.05 - SLOP * 0.5) / scenes::DT;
-    assert!((a.x - (4.0 - 0.5 * excess)).abs() < 1e-6, "{a:?}");
-    assert!((b.x - 0.5 * excess).abs() < 1e-6, "{b:?}");
-    assert_eq!(between.len(), 1, "{between:?}");
-    assert!(between[0].0 == 0.0 && (between[0].1 - 0.5 * excess).abs() < 1e-6);
-    // Nobody steered: the pile's rule, an exact binary impact at restitution 0.2 inside
+    for driver in [Driver::Steered, Driver::Kinematic] {
+        let ([a, b], between) = crates_under_gravity(driver);
+        assert!((a.x - (4.0 - 0.5 * excess)).abs() < 1e-6, "{a:?}");
+        assert!((b.x - 0.5 * excess).abs() < 1e-6, "{b:?}");
+        assert_eq!(between.len(), 1, "{between:?}");
+        assert!(between[0].0 == 0.0 && (between[0].1 - 0.5 * excess).abs() < 1e-6);
+    }
+    // Nobody driven: the pile's rule, an exact binary impact at restitution 0.2 inside
     // the step (A keeps 1.6, B takes 2.4) once A has closed the gap.
-    let ([a, b], between) = crates_under_gravity(false);
+    let ([a, b], between) = crates_under_gravity(Driver::Nobody);
     assert!(
         (a.x - 1.6).abs() < 1e-12 && (b.x - 2.4).abs() < 1e-12,
         "{a:?} {b:?}"
