@@ -127,6 +127,8 @@ enum Driver {
     Steered,
     /// A kinematic body in the air moving at 1 unit/s, as a paddle or a platform.
     Kinematic,
+    /// The same kinematic body as a sensor (a moving trigger zone): it drives nothing.
+    KinematicSensor,
 }
 
 /// Under gravity: two crates (keys 1, 2) on the floor of a 10 × 10 box, a gap of 0.05
@@ -153,9 +155,10 @@ fn crates_under_gravity(driver: Driver) -> ([DVec2; 2], Vec<(f64, f64)>) {
     match driver {
         Driver::Nobody => {}
         Driver::Steered => third.steered = true,
-        Driver::Kinematic => {
+        Driver::Kinematic | Driver::KinematicSensor => {
             third = BodyDesc::new(DVec2::new(8.0, 6.0), 0.5, f64::INFINITY)
                 .with_velocity(DVec2::new(1.0, 0.0))
+                .with_sensor(matches!(driver, Driver::KinematicSensor))
                 .with_key(3);
         }
     }
@@ -187,13 +190,16 @@ fn under_gravity_a_driven_world_keeps_every_pressed_pairs_gap() {
         assert_eq!(between.len(), 1, "{between:?}");
         assert!(between[0].0 == 0.0 && (between[0].1 - 0.5 * excess).abs() < 1e-6);
     }
-    // Nobody driven: the pile's rule, an exact binary impact at restitution 0.2 inside
-    // the step (A keeps 1.6, B takes 2.4) once A has closed the gap.
-    let ([a, b], between) = crates_under_gravity(Driver::Nobody);
-    assert!(
-        (a.x - 1.6).abs() < 1e-12 && (b.x - 2.4).abs() < 1e-12,
-        "{a:?} {b:?}"
-    );
-    assert_eq!(between.len(), 1, "{between:?}");
-    assert!((between[0].0 - 0.05 / 4.0).abs() < 1e-12 && (between[0].1 - 2.4).abs() < 1e-12);
+    // Nobody driven (a moving sensor drives nothing): the pile's rule, an exact binary
+    // impact at restitution 0.2 inside the step (A keeps 1.6, B takes 2.4) once A has
+    // closed the gap.
+    for driver in [Driver::Nobody, Driver::KinematicSensor] {
+        let ([a, b], between) = crates_under_gravity(driver);
+        assert!(
+            (a.x - 1.6).abs() < 1e-12 && (b.x - 2.4).abs() < 1e-12,
+            "{a:?} {b:?}"
+        );
+        assert_eq!(between.len(), 1, "{between:?}");
+        assert!((between[0].0 - 0.05 / 4.0).abs() < 1e-12 && (between[0].1 - 2.4).abs() < 1e-12);
+    }
 }
