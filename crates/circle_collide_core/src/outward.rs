@@ -49,7 +49,8 @@ impl Simulation {
     /// push-outs that reach a jammed pass need them.
     fn list_pushers(&mut self) {
         self.pushers.clear();
-        if self.jam_up() != DVec2::ZERO {
+        // No moving kinematic body counted by `integrate`: no pusher, no walk.
+        if self.driving_bodies == 0 || self.jam_up() != DVec2::ZERO {
             return;
         }
         let pushing = |h: &&crate::bodies::Hot| h.pushes() && h.pos.is_finite();

@@ -392,9 +392,10 @@ impl Simulation {
     /// under a pile presses the floor row, whose circles all sit at one height, into the
     /// far wall with level normals that no pass can turn — and such a jam gets the limit
     /// without gravity's factor (the kinematic body wins: README, limits). Asked only
-    /// once a push-out under gravity passes that limit (a walk over every body).
+    /// once a push-out under gravity passes that limit (a walk over every body, skipped
+    /// when `integrate` counted no moving kinematic body: `driving_bodies`).
     fn driven_by_kinematic(&self) -> bool {
-        self.bodies.hot.iter().any(Hot::pushes)
+        self.driving_bodies > 0 && self.bodies.hot.iter().any(Hot::pushes)
     }
 
     /// The pair part of one push-out pass (the walls come first, from
