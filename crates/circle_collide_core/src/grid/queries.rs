@@ -10,7 +10,12 @@ impl Grid {
     /// Whether two boxes found in cell `(cx, cy)` are reported there: they overlap, and
     /// that cell holds the min corner of their intersection.
     #[inline]
-    pub(super) fn reports(&self, a: (DVec2, DVec2), b: (DVec2, DVec2), (cx, cy): (i32, i32)) -> bool {
+    pub(super) fn reports(
+        &self,
+        a: (DVec2, DVec2),
+        b: (DVec2, DVec2),
+        (cx, cy): (i32, i32),
+    ) -> bool {
         if !boxes_overlap(a, b) {
             return false;
         }
@@ -46,7 +51,11 @@ impl Grid {
     /// Calls `visit(j, cell)` for every chained entry (re-insertions and big bodies of
     /// dense worlds, everything of hashed ones) in the cells of `own`'s range. A body is
     /// met once per cell it is listed in: filter with [`reports`](Self::reports).
-    pub(super) fn scan_chains(&self, own: (DVec2, DVec2), mut visit: impl FnMut(usize, (i32, i32))) {
+    pub(super) fn scan_chains(
+        &self,
+        own: (DVec2, DVec2),
+        mut visit: impl FnMut(usize, (i32, i32)),
+    ) {
         let (x0, y0, x1, y1) = self.range(own.0, own.1);
         for cy in y0..=y1 {
             for cx in x0..=x1 {
