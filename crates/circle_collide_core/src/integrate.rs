@@ -70,7 +70,7 @@ impl Simulation {
             h.version = 0;
             h.clear_step_marks();
             steered += usize::from(h.steered());
-            driving += usize::from(h.drives() && !h.sensor());
+            driving += usize::from(h.drives_bodies());
             if arena.is_some() && (h.inv_mass > 0.0 || h.sleeping()) && !h.sensor() {
                 filled += h.radius * h.radius;
             }

@@ -236,8 +236,8 @@ pub struct Simulation {
     pub(crate) pairs_may_rest: bool,
     /// Awake bodies steered this step ([`BodyDesc::steered`]), counted by `integrate`.
     pub(crate) steered_bodies: usize,
-    /// Moving kinematic bodies this step (`Hot::drives`, sensors left out: they push
-    /// nothing), counted by `integrate`: with
+    /// Moving kinematic bodies this step (`Hot::drives_bodies`: sensors left out, they
+    /// push nothing), counted by `integrate`: with
     /// [`steered_bodies`](Self::steered_bodies), whether the game drives a body (under
     /// gravity, every pair that pressed then keeps its gap contact).
     pub(crate) driving_bodies: usize,

@@ -73,11 +73,21 @@ impl Hot {
         self.inv_mass == 0.0 && self.vel != DVec2::ZERO
     }
 
-    /// Whether the body pushes this step: a moving kinematic body (not a sensor) that
-    /// touched something — a contact of the solver or an impact.
+    /// Whether the body can push what it meets: a moving kinematic body that is not a
+    /// sensor (a moving trigger zone drives nothing). `integrate` counts these
+    /// (`Simulation::driving_bodies`), and a body that [`pushes`](Self::pushes) is one, so
+    /// a count of 0 spares the walks that look for pushers.
+    #[inline]
+    pub fn drives_bodies(&self) -> bool {
+        self.drives() && !self.sensor()
+    }
+
+    /// Whether the body pushes this step: a body that [drives
+    /// bodies](Self::drives_bodies) and touched something — a contact of the solver or an
+    /// impact.
     #[inline]
     pub fn pushes(&self) -> bool {
-        self.drives() && !self.sensor() && (self.in_solver() || self.hit())
+        self.drives_bodies() && (self.in_solver() || self.hit())
     }
 
     /// Whether the body is a sensor.
