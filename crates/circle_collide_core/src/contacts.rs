@@ -53,7 +53,10 @@
 //! rolling resistance) only near-vertical supports count ([`SMOOTH_SHOCK_SUPPORT`]): its
 //! passes run until converged and, when deep, get the conjugate-gradient correction,
 //! which carry an irregular pile's weight, and a lift along slanted supports there only
-//! disturbs them.
+//! disturbs them. A rough solve under gravity keeps the configured passes unless it has
+//! [`ROUGH_CONVERGED_CONTACTS`] contacts or more: then its passes too run until converged
+//! and, when deep, get the correction (a deep rough pile's weight is not carried otherwise,
+//! and it boils).
 //!
 //! **Deep jams and piles** ([`conjugate_correction`](crate::StepConfig::conjugate_correction)).
 //! A solve of at least [`CONJUGATE_CONTACTS`] contacts gets a conjugate-gradient
@@ -113,9 +116,10 @@ pub use tuning::{
     COLOURED_CONTACTS, CONJUGATE_CONTACTS, CONJUGATE_FIRST_PASSES, CONJUGATE_ITERATIONS,
     CONJUGATE_TOLERANCE, CONJUGATE_TRIGGER, CONVERGED_FRACTION, CORRECTION_PASSES, CORRECTION_RATE,
     CROWD_PASS_CONTACTS, DEEP_JAM_CONTACTS, DEEP_JAM_MAX_FACTOR, GAUSS_SEIDEL_ANCHORED_ITERATIONS,
-    GAUSS_SEIDEL_CONTACTS, GAUSS_SEIDEL_ITERATIONS, MAX_PASS_FACTOR, RELAXATION, SETTLE_PASSES,
-    SHOCK_SUPPORT, SMOOTH_SHOCK_SUPPORT, STEERED_JAM_CONTACTS, TIGHT_JAM_DEPTH, TIGHT_JAM_SHARE,
-    TRIGGERED_ITERATIONS, crowd_passes, deep_jam_passes,
+    GAUSS_SEIDEL_CONTACTS, GAUSS_SEIDEL_ITERATIONS, MAX_PASS_FACTOR, RELAXATION,
+    ROUGH_CONVERGED_CONTACTS, SETTLE_PASSES, SHOCK_SUPPORT, SMOOTH_SHOCK_SUPPORT,
+    STEERED_JAM_CONTACTS, TIGHT_JAM_DEPTH, TIGHT_JAM_SHARE, TRIGGERED_ITERATIONS, crowd_passes,
+    deep_jam_passes,
 };
 
 /// A contact handled by the solver.

@@ -889,7 +889,8 @@ fn jittered_piles_of_about_2000_fall_asleep_within_ten_seconds_and_stay_settled(
 /// configured 16 while the column's weight is not yet carried (first step, cold), and
 /// once it stands still the warm-started solve converges within the configured passes
 /// and the floor carries the whole column: its impulse per step is `20 m g dt`. With
-/// friction the rule is off (`contact_passes` 0).
+/// friction the rule is off in a solve this small (`contact_passes` 0; from
+/// `contacts::ROUGH_CONVERGED_CONTACTS` on it is on: `tests/rough_piles.rs`).
 #[test]
 fn a_smooth_column_s_solve_runs_until_the_floor_carries_its_weight() {
     let column = |mu: f64| {
@@ -937,7 +938,7 @@ fn a_smooth_column_s_solve_runs_until_the_floor_carries_its_weight() {
     assert_eq!(
         rough.stats().contact_passes,
         0,
-        "with friction the rule is off"
+        "with friction the rule is off in a small solve"
     );
 }
 

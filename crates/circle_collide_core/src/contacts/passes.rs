@@ -6,9 +6,10 @@ use super::tuning::{mostly_warm, passes_after_correction};
 use super::{
     CONJUGATE_CONTACTS, CONJUGATE_FIRST_PASSES, CONJUGATE_ITERATIONS, CONJUGATE_TOLERANCE,
     CONJUGATE_TRIGGER, CONVERGED_FRACTION, DEEP_JAM_CONTACTS, GAUSS_SEIDEL_ANCHORED_ITERATIONS,
-    GAUSS_SEIDEL_CONTACTS, GAUSS_SEIDEL_ITERATIONS, MAX_PASS_FACTOR, RELAXATION, SETTLE_PASSES,
-    SHOCK_SUPPORT, SMOOTH_SHOCK_SUPPORT, STEERED_JAM_CONTACTS, TIGHT_JAM_DEPTH, TIGHT_JAM_SHARE,
-    TRIGGERED_ITERATIONS, crowd_passes, deep_jam_passes,
+    GAUSS_SEIDEL_CONTACTS, GAUSS_SEIDEL_ITERATIONS, MAX_PASS_FACTOR, RELAXATION,
+    ROUGH_CONVERGED_CONTACTS, SETTLE_PASSES, SHOCK_SUPPORT, SMOOTH_SHOCK_SUPPORT,
+    STEERED_JAM_CONTACTS, TIGHT_JAM_DEPTH, TIGHT_JAM_SHARE, TRIGGERED_ITERATIONS, crowd_passes,
+    deep_jam_passes,
 };
 use crate::contact_rows::ContactRows;
 use crate::queue::is_body;
@@ -79,7 +80,9 @@ impl Simulation {
                 corrected = self.correct_every_other_step(&mut rows, tolerance, anchored);
             }
         }
-        if up == DVec2::ZERO || rows.any_rough() {
+        // A shallow solve with friction keeps its configured passes (`ROUGH_CONVERGED_CONTACTS`).
+        let rough = rows.any_rough();
+        if up == DVec2::ZERO || (rough && self.resting.len() < ROUGH_CONVERGED_CONTACTS) {
             let after = if conjugate {
                 // A warm jam pressed into itself, just crossed by the correction.
                 let settles = corrected && !anchored && !self.steered_jam;
@@ -94,9 +97,9 @@ impl Simulation {
             };
             rows.passes(after, relaxation);
         } else {
-            // Smooth contacts under gravity: on until converged (`CONVERGED_FRACTION`); a
-            // deep pile the configured passes leave unconverged gets the conjugate-gradient
-            // correction first (`CONJUGATE_CONTACTS`).
+            // Under gravity, smooth or deep and rough: on until converged
+            // (`CONVERGED_FRACTION`); a deep pile the configured passes leave unconverged
+            // gets the conjugate-gradient correction first (`CONJUGATE_CONTACTS`).
             let tolerance = CONVERGED_FRACTION * self.config.gravity.length() * self.dt;
             let most = passes.saturating_mul(MAX_PASS_FACTOR);
             let (mut done, mut converged) = (0, false);
@@ -115,7 +118,7 @@ impl Simulation {
         self.stats.external_impulse += rows.store(&mut self.resting, &mut self.bodies);
         let up = gravity_up;
         if self.config.shock_propagation && up != DVec2::ZERO {
-            let steep = if rows.any_rough() {
+            let steep = if rough {
                 SHOCK_SUPPORT
             } else {
                 SMOOTH_SHOCK_SUPPORT

@@ -47,10 +47,29 @@ pub const SMOOTH_SHOCK_SUPPORT: f64 = 0.97;
 /// the passes 4 of 8, and 32 or 64 fixed passes settled some sizes and not others. The cost
 /// is in piles too deep to converge: the pile of 10,000 runs 64 passes a step and its
 /// late-half median went from 15.3 to 22.0 ms (it settles within 10 s with neither). Solves
-/// with friction keep the configured passes: with the rule the heap poured at μ 0.5 flowed
-/// flatter (angle of repose 17.6° → 12.9°, below the peers' 15.6°), and friction brings
-/// rough piles to rest on its own.
+/// with friction keep the configured passes below [`ROUGH_CONVERGED_CONTACTS`] contacts:
+/// with the rule the heap poured at μ 0.5 flowed flatter (angle of repose 17.6° → 12.9°,
+/// below the peers' 15.6°; 16.6° → 15.2° in the fifty-second session, at twice the cost a
+/// step), and friction brings shallow rough piles to rest on its own.
 pub const CONVERGED_FRACTION: f64 = 0.002;
+
+/// Under gravity a solve with friction of at least this many contacts is solved as a
+/// smooth one is: its passes run until converged ([`CONVERGED_FRACTION`], up to
+/// [`MAX_PASS_FACTOR`] times the configured ones), and from [`CONJUGATE_CONTACTS`] on
+/// with the conjugate-gradient correction first. With the configured passes only, a deep
+/// rough pile's weight stays half carried: it sinks into itself every step, the push-out
+/// lifts it back, and it boils for good. Measured (fifty-second session, core, jittered
+/// piles over 15 s, fell asleep at): at μ 0.5 the piles of 3000 / 3500 / 4000 / 4500 /
+/// 5000 / 6000 / 7000 / 10,000 circles 10.65 s / never (kinetic energy 29 at the end) /
+/// never (3.5) / never (8.1) / never (106) / never (51) / never (150) / never (2300, with
+/// 4000–6000 circles above the sleep speed and the push-out separating 7000–20,000 pairs a
+/// step) → 4.50 / 4.83 / 4.92 / 5.00 / 4.88 / 5.75 / 5.05 / 6.13 s (9000 / 11,000: 5.28 / 9.67 s;
+/// bevy_rapier2d's pile of 10,000 at 8.2 s); at μ 0.2 the piles of 5000 / 10,000 never →
+/// 5.15 / 10.0 s, at μ 1 never → 4.83 / 10.9 s. The piles of 2000 and 2500 (~3600
+/// contacts) and the poured heap of 2000 stay below it, unchanged bit for bit. From 12,000
+/// contacts (the correction's threshold) the piles of 3000–5000 kept boiling; without the
+/// correction the piles of 9000 and 11,000 (μ 0.5) and 9000–11,000 (μ 0.2) did too.
+pub const ROUGH_CONVERGED_CONTACTS: usize = 5000;
 
 /// The most passes under gravity, as a multiple of the configured ones
 /// ([`CONVERGED_FRACTION`]).
