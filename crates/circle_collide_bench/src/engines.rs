@@ -319,6 +319,34 @@ pub fn after_startup(app: &mut App, engine: Engine, gravity: Vec2) {
     }
 }
 
+/// A kinematic circle of radius `r` at `p` spinning at 1 rad/s and touching nothing (the
+/// runner's `--spinner`): the one awake body beside a sleeping pile, which keeps our world
+/// from skipping its steps as idle.
+pub fn spinner(world: &mut World, engine: Engine, p: Vec2, r: f32) {
+    let at = Transform::from_translation(p.extend(0.0));
+    match engine {
+        Engine::Ours => {
+            use bevy_circle_collide::prelude::*;
+            world.spawn((
+                CircleCollider::new(r),
+                at,
+                Mass::Static,
+                AngularVelocity(1.0),
+            ));
+        }
+        Engine::Avian => {
+            use avian2d::prelude::*;
+            let body = (RigidBody::Kinematic, Collider::circle(r), at);
+            world.spawn((body, AngularVelocity(1.0)));
+        }
+        Engine::Rapier => {
+            use bevy_rapier2d::prelude::*;
+            let body = (RigidBody::KinematicVelocityBased, Collider::ball(r), at);
+            world.spawn((body, Velocity::angular(1.0)));
+        }
+    }
+}
+
 /// Four boxes whose inner faces are the arena's walls: (centre, size).
 fn walls(min: Vec2, max: Vec2) -> [(Vec2, Vec2); 4] {
     let (w, h) = (max.x - min.x + 2.0 * WALL, max.y - min.y + 2.0 * WALL);

@@ -3,7 +3,7 @@
 //! printing exactly one JSON line.
 //!
 //! ```text
-//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|dozer|pile_dozer|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E] [--slop S] [--shuffle]
+//! cargo run --release -p circle_collide_bench -- --engine ours|avian|rapier --scene gas|pile|lattice|crowd|wall_crowd|dozer|pile_dozer|march|walkers|heap --n N --steps S [--threads T] [--friction MU] [--rolling C] [--restitution E] [--slop S] [--shuffle] [--spinner]
 //! ```
 //!
 //! `pile` is the design's jittered pile, `lattice` the perfect-lattice variant, `crowd`
@@ -36,6 +36,10 @@
 //! theirs. `--shuffle` spawns the scene's circles in a fixed shuffled order (the same
 //! circles, the same steering): the ECS order of a long-running game, which no longer
 //! follows space, where a scene spawned row by row keeps neighbours next to each other.
+//! `--spinner` adds a kinematic circle spinning at 1 rad/s in the arena's top right corner,
+//! touching nothing: once the scene sleeps (the pile with `--friction 0.5` does on every
+//! engine), the late half measures a sleeping world beside one awake body — ours cannot
+//! skip such a step as idle.
 //!
 //! `TIMES=1` prints every step's time (ms) to stderr, one a line;
 //! `PHASES=1` prints our five phases' medians to stderr (over all steps and the late half,
@@ -78,6 +82,7 @@ struct Args {
     restitution: Option<f64>,
     slop: Option<f64>,
     shuffle: bool,
+    spinner: bool,
 }
 
 fn parse() -> Args {
@@ -92,6 +97,7 @@ fn parse() -> Args {
         restitution: None,
         slop: None,
         shuffle: std::env::args().any(|a| a == "--shuffle"),
+        spinner: std::env::args().any(|a| a == "--spinner"),
     };
     let argv: Vec<String> = std::env::args().collect();
     for pair in argv.windows(2) {
@@ -211,6 +217,11 @@ fn main() {
             }
         }
         engines::march(&mut app, args.engine, -scenes::CROWD_SPEED as f32);
+    }
+    // `--spinner`: one awake body in the arena's top right corner, touching nothing.
+    if let (true, Some(arena)) = (args.spinner, arena) {
+        let corner = arena.max.as_vec2() - Vec2::ONE;
+        engines::spinner(app.world_mut(), args.engine, corner, scenes::RADIUS as f32);
     }
     measure::trace_memory("spawned");
     // Every engine's fixed schedules (and the transform propagation) on one thread.
