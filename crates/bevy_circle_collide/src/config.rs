@@ -164,7 +164,10 @@ pub struct CircleCollideConfig {
     /// Gauss–Seidel passes of the contact solver, warm-started from the last step's
     /// impulses ([`ContactMemory`](crate::ContactMemory)). Default `16`. Without gravity
     /// a solve of many contacts takes more (up to twice this; see
-    /// `circle_collide_core::contacts::deep_jam_passes`).
+    /// `circle_collide_core::contacts::deep_jam_passes`); under gravity a solve without
+    /// friction, and one with friction of 5000 contacts or more (a pile of some 3000
+    /// circles), goes on until converged, up to four times this
+    /// (`circle_collide_core::contacts::ROUGH_CONVERGED_CONTACTS`).
     pub contact_iterations: u32,
     /// Under gravity, finish the contact solver with a bottom-up shock-propagation pass
     /// (each body, lowest first, stops sinking into its supports) and a few more

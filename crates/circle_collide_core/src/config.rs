@@ -78,7 +78,11 @@ pub struct StepConfig {
     pub resting_speed: Option<f64>,
     /// Gauss–Seidel passes of the contact solver (warm-started from the last step's
     /// impulses). Default `16`. Without gravity a solve of many contacts takes more
-    /// ([`deep_jam_passes`](crate::contacts::deep_jam_passes): up to twice this).
+    /// ([`deep_jam_passes`](crate::contacts::deep_jam_passes): up to twice this); under
+    /// gravity a smooth solve, and a rough one of
+    /// [`ROUGH_CONVERGED_CONTACTS`](crate::contacts::ROUGH_CONVERGED_CONTACTS) contacts or
+    /// more, goes on until converged, up to
+    /// [`MAX_PASS_FACTOR`](crate::contacts::MAX_PASS_FACTOR) times this.
     pub contact_iterations: u32,
     /// Sleeping: islands of touching bodies that stay slow fall asleep and cost almost
     /// nothing until woken. Default [`SleepConfig::default`].
