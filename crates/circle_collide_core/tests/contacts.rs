@@ -832,19 +832,7 @@ fn jittered_piles_asleep(sizes: impl Iterator<Item = usize>, settled: usize) -> 
             continue;
         };
         asleep.push((n, step as f64 * scenes::DT));
-        let before: Vec<DVec2> = sim.bodies().positions().collect();
-        for later in 1..=settled {
-            sim.step(scenes::DT);
-            let ke = sim.stats().kinetic_energy;
-            assert_eq!(ke, 0.0, "pile {n}: {later} steps after falling asleep");
-        }
-        let after: Vec<DVec2> = sim.bodies().positions().collect();
-        assert_eq!(after, before, "pile {n} moved while asleep");
-        let b = sim.bodies();
-        let circles: Vec<(DVec2, f64)> = b.positions().zip(b.radii()).collect();
-        let deepest = circle_collide_core::manifold::deepest_overlap(&circles);
-        let slop = sim.config.overlap_slop * scenes::RADIUS;
-        assert!(deepest <= slop + 1e-12, "pile {n}: overlap {deepest}");
+        common::assert_stays_settled(&mut sim, n, settled);
     }
     asleep
 }

@@ -2,20 +2,20 @@
 //! `contacts::ROUGH_CONVERGED_CONTACTS` or more contacts runs its passes until converged
 //! under gravity, as a smooth one does. With the configured passes only, the jittered piles
 //! of 3500 circles and more at μ 0.5 boiled for good (the pile sinking into itself every
-//! step, the push-out lifting it back) and the pile of 3000 fell asleep at 10.65 s.
+//! step, the push-out lifting it back) and the pile of 3000 settled at 10.65 s.
+
+mod common;
 
 use circle_collide_core::contacts::ROUGH_CONVERGED_CONTACTS;
-use circle_collide_core::manifold::deepest_overlap;
 use circle_collide_core::scenes::{self, DT};
-use glam::DVec2;
 
 /// The jittered piles (design §5) of 3000, 3500 and 4000 circles with friction 0.5 on
 /// every circle land with no fallback and no overlap left past the push-out, run more than
 /// the configured passes while their solve has `ROUGH_CONVERGED_CONTACTS` contacts or
-/// more, fall asleep entirely within 8 s (when this was written all asleep at 4.98, 5.33 and 5.42 s;
-/// before the rule 10.65 s, never and never within 15 s), and then stay settled for a
-/// second: nothing moves, no kinetic energy, every pair within the slop. The three sizes
-/// are three jitters of the scene.
+/// more, fall asleep entirely within 8 s (when this was written at 4.98, 5.33 and 5.42 s;
+/// before the rule they settled at 10.65 s, never and never within 15 s), and then stay
+/// settled for a second: nothing moves, no kinetic energy, every pair within the slop. The
+/// three sizes are three jitters of the scene.
 #[test]
 fn deep_rough_piles_fall_asleep_within_eight_seconds_and_stay_settled() {
     for n in [3000, 3500, 4000] {
@@ -45,18 +45,6 @@ fn deep_rough_piles_fall_asleep_within_eight_seconds_and_stay_settled() {
             "pile {n}: the deep rough solve ran at most {most_passes} passes"
         );
         eprintln!("rough pile {n} asleep at {:.2} s", step as f64 * DT);
-        let before: Vec<DVec2> = sim.bodies().positions().collect();
-        for later in 1..=60 {
-            sim.step(DT);
-            let ke = sim.stats().kinetic_energy;
-            assert_eq!(ke, 0.0, "pile {n}: {later} steps after falling asleep");
-        }
-        let after: Vec<DVec2> = sim.bodies().positions().collect();
-        assert_eq!(after, before, "pile {n} moved while asleep");
-        let b = sim.bodies();
-        let circles: Vec<(DVec2, f64)> = b.positions().zip(b.radii()).collect();
-        let slop = sim.config.overlap_slop * scenes::RADIUS;
-        let deepest = deepest_overlap(&circles);
-        assert!(deepest <= slop + 1e-12, "pile {n}: overlap {deepest}");
+        common::assert_stays_settled(&mut sim, n, 60);
     }
 }

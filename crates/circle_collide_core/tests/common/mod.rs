@@ -67,3 +67,24 @@ pub fn steer_crowd_for(sim: &mut Simulation, target: glam::DVec2, steps: usize) 
     }
     run
 }
+
+/// Steps `sim` (a pile of `n` bodies that has just fallen asleep entirely) `steps` steps
+/// more, asserting that nothing moves or carries kinetic energy, then that no pair
+/// overlaps deeper than the slop (of the standard radius).
+pub fn assert_stays_settled(sim: &mut Simulation, n: usize, steps: usize) {
+    use circle_collide_core::scenes;
+    use glam::DVec2;
+    let before: Vec<DVec2> = sim.bodies().positions().collect();
+    for later in 1..=steps {
+        sim.step(scenes::DT);
+        let ke = sim.stats().kinetic_energy;
+        assert_eq!(ke, 0.0, "pile {n}: {later} steps after falling asleep");
+    }
+    let after: Vec<DVec2> = sim.bodies().positions().collect();
+    assert_eq!(after, before, "pile {n} moved while asleep");
+    let b = sim.bodies();
+    let circles: Vec<(DVec2, f64)> = b.positions().zip(b.radii()).collect();
+    let deepest = circle_collide_core::manifold::deepest_overlap(&circles);
+    let slop = sim.config.overlap_slop * scenes::RADIUS;
+    assert!(deepest <= slop + 1e-12, "pile {n}: overlap {deepest}");
+}
