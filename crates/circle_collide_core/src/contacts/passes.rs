@@ -97,7 +97,7 @@ impl Simulation {
             };
             rows.passes(after, relaxation);
         } else {
-            // Under gravity, smooth or deep and rough: on until converged
+            // Under gravity, a smooth solve or a deep rough one: on until converged
             // (`CONVERGED_FRACTION`); a deep pile the configured passes leave unconverged
             // gets the conjugate-gradient correction first (`CONJUGATE_CONTACTS`).
             let tolerance = CONVERGED_FRACTION * self.config.gravity.length() * self.dt;

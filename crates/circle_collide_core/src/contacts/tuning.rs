@@ -63,9 +63,9 @@ pub const CONVERGED_FRACTION: f64 = 0.002;
 /// 5000 / 6000 / 7000 / 10,000 circles 10.65 s / never (kinetic energy 29 at the end) /
 /// never (3.5) / never (8.1) / never (106) / never (51) / never (150) / never (2300, with
 /// 4000–6000 circles above the sleep speed and the push-out separating 7000–20,000 pairs a
-/// step) → 4.50 / 4.83 / 4.92 / 5.00 / 4.88 / 5.75 / 5.05 / 6.13 s (9000 / 11,000: 5.28 / 9.67 s;
-/// bevy_rapier2d's pile of 10,000 at 8.2 s); at μ 0.2 the piles of 5000 / 10,000 never →
-/// 5.15 / 10.0 s, at μ 1 never → 4.83 / 10.9 s. The piles of 2000 and 2500 (~3600
+/// step) → 4.50 / 4.83 / 4.92 / 5.00 / 4.88 / 5.75 / 5.05 / 6.13 s (9000 / 11,000: 5.28 /
+/// 9.67 s; bevy_rapier2d's pile of 10,000 at 8.2 s); at μ 0.2 the piles of 5000 / 10,000
+/// never → 5.15 / 10.0 s, at μ 1 never → 4.83 / 10.9 s. The piles of 2000 and 2500 (~3600
 /// contacts) and the poured heap of 2000 stay below it, unchanged bit for bit. From 12,000
 /// contacts (the correction's threshold) the piles of 3000–5000 kept boiling; without the
 /// correction the piles of 9000 and 11,000 (μ 0.5) and 9000–11,000 (μ 0.2) did too.
