@@ -2,9 +2,10 @@
 the late-half median and mean step (ms, the 10-20 s of a pile that fell asleep), when the
 pile settled, and the faster peer's late median over ours."""
 import json
-import statistics
 import sys
 from collections import defaultdict
+
+from report_common import med, settled
 
 runs = defaultdict(list)
 for line in open(sys.argv[1]):
@@ -12,17 +13,8 @@ for line in open(sys.argv[1]):
     runs[(r["n"], r["spinner"], r["engine"])].append(r)
 
 
-def med(rs, key):
-    vals = [r[key] for r in rs if r.get(key) is not None]
-    return statistics.median(vals) if vals else None
 
 
-def settled(rs):
-    vals = [r["settled_at_s"] for r in rs]
-    known = sorted(v for v in vals if v is not None)
-    if not known:
-        return "never"
-    return f"{statistics.median(known):.2f} s ({len(known)}/{len(vals)})"
 
 
 order = {"ours": 0, "avian": 1, "rapier": 2}

@@ -8,18 +8,16 @@ its runs — is marked and left out of them). Steps that alternate between two c
 correction every other step) put the median in the dearer half: the mean is what a game
 pays over time."""
 import json
-import statistics
 import sys
 from collections import defaultdict
+
+from report_common import med, settled
 
 runs = defaultdict(list)
 for line in open(sys.argv[1]):
     r = json.loads(line)
     runs[(r["scene"], r["n"], r["steps"], r["engine"])].append(r)
 
-def med(rs, key):
-    vals = [r[key] for r in rs if r.get(key) is not None]
-    return statistics.median(vals) if vals else None
 
 def cell(value, digits):
     return "—" if value is None else f"{value:.{digits}f}"
@@ -30,12 +28,6 @@ def blew_up(rs):
 def blown(rs):
     return f" (blew up: {med(rs, 'escaped'):.0f} escaped)" if blew_up(rs) else ""
 
-def settled(rs):
-    vals = [r["settled_at_s"] for r in rs]
-    if all(v is None for v in vals):
-        return "never"
-    known = sorted(v for v in vals if v is not None)
-    return f"{statistics.median(known):.2f} s ({len(known)}/{len(vals)})"
 
 print("| scene | N | steps | engine | late-half median ms | late-half mean ms | mean ms | worst ms | settled | KE at end | deepest overlap / r | faster peer / ours | same, late means |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")

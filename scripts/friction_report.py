@@ -3,9 +3,10 @@ medians over repetitions of the angle of repose (heap), the late-half median and
 step (ms), when the scene settled (seconds after its start; the heap's after its pour),
 the kinetic energy at the end and the deepest overlap."""
 import json
-import statistics
 import sys
 from collections import defaultdict
+
+from report_common import med, settled
 
 runs = defaultdict(list)
 for line in open(sys.argv[1]):
@@ -13,17 +14,8 @@ for line in open(sys.argv[1]):
     runs[(r["scene"], r["n"], r["friction"], r.get("rolling", 0), r["engine"])].append(r)
 
 
-def med(rs, key):
-    vals = [r[key] for r in rs if r.get(key) is not None]
-    return statistics.median(vals) if vals else None
 
 
-def settled(rs):
-    vals = [r["settled_at_s"] for r in rs]
-    known = sorted(v for v in vals if v is not None)
-    if not known:
-        return "never"
-    return f"{statistics.median(known):.2f} s ({len(known)}/{len(vals)})"
 
 
 order = {"ours": 0, "avian": 1, "rapier": 2}
