@@ -8,9 +8,10 @@
 //! of a pass's time; the results differ from dividing by rounding only). A wall is
 //! slot 0: a body that never moves, with no mass, spin or radius.
 //!
-//! A solve of [`coloured::COLOURED_MIN_ROWS`] smooth rows or more takes them in colour
-//! order instead, on the executor's threads ([`coloured`]); smaller solves and rough
-//! ones keep the [`Lanes`] order on the caller's thread.
+//! A solve of [`coloured::COLOURED_MIN_ROWS`] smooth rows or more, or of
+//! [`coloured::ROUGH_COLOURED_MIN_ROWS`] rows with friction or rolling resistance, takes
+//! them in colour order instead, on the executor's threads ([`coloured`]); smaller
+//! solves keep the [`Lanes`] order on the caller's thread.
 
 use crate::bodies::Bodies;
 use crate::contacts::SolverContact;
@@ -150,6 +151,43 @@ fn push_rolling(a: &mut RowBody, b: &mut RowBody, q: &mut RoughRow, delta: f64) 
     q.roll += delta;
     a.omega -= delta * q.ka;
     b.omega += delta * q.kb;
+}
+
+/// One update of rough row `r` / `q` on its bodies `a` and `b`: the normal impulse (as
+/// [`normal_step`], over-relaxed by `relaxation`), then within its new cone the friction
+/// impulse (aiming at no slip, `|λt| ≤ μ λn`) and the rolling-resistance impulse (aiming
+/// at no relative rolling, within `c · r · λn`). The update of both pass orders
+/// ([`Lanes`] and [`coloured`]). Returns the change of a body's velocity by the normal
+/// impulse (the larger inverse mass times the impulse; 0 for a row of fixed bodies).
+#[inline(always)]
+fn rough_step(
+    r: &mut Row,
+    q: &mut RoughRow,
+    a: &mut RowBody,
+    b: &mut RowBody,
+    relaxation: f64,
+) -> f64 {
+    let mut change = 0.0;
+    if r.inv_w != 0.0 {
+        let closing = closing_speed(a.vel, b.vel, r.normal, r.allowed);
+        let delta = normal_step(r.acc, closing, r.inv_w, relaxation);
+        change = delta.abs() * a.inv_mass.max(b.inv_mass);
+        r.acc += delta;
+        push_normal(a, b, r.normal, delta);
+    }
+    if q.mu > 0.0 && q.tw > 0.0 {
+        let u = slip(a.vel, a.omega, q.ra, b.vel, b.omega, q.rb, r.normal);
+        let cap = if r.acc > 0.0 { q.mu * r.acc } else { 0.0 };
+        let total = (q.tangent - u * q.inv_tw).clamp(-cap, cap);
+        push_tangent(a, b, q, r.normal, total - q.tangent);
+    }
+    let kk = q.ka + q.kb;
+    if q.rolling > 0.0 && kk > 0.0 {
+        let cap = q.rolling * r.acc.max(0.0);
+        let total = (q.roll - (b.omega - a.omega) / kk).clamp(-cap, cap);
+        push_rolling(a, b, q, total - q.roll);
+    }
+    change
 }
 
 /// The solver's packed bodies and rows (scratch kept between steps for its allocations).
@@ -402,36 +440,16 @@ impl ContactRows {
         self.apply_normal(k, delta);
     }
 
-    /// Row `k` of a solve with rough contacts, its two bodies read and written once: the
-    /// [normal impulse](Self::normal_row), then within its new cone the friction impulse
-    /// (aiming at no slip, `|λt| ≤ μ λn`) and the rolling-resistance impulse (aiming at
-    /// no relative rolling, within `c · r · λn`).
+    /// Row `k` of a solve with rough contacts, its two bodies read and written once
+    /// ([`rough_step`]).
     #[inline(always)]
     fn rough_row<const TRACK: bool>(&mut self, k: usize, relaxation: f64) {
         let (r, q) = (&mut self.rows[k], &mut self.rough[k]);
         let (sa, sb) = (r.a as usize, r.b as usize);
         let (mut a, mut b) = (self.bodies[sa], self.bodies[sb]);
-        if r.inv_w != 0.0 {
-            let closing = closing_speed(a.vel, b.vel, r.normal, r.allowed);
-            let delta = normal_step(r.acc, closing, r.inv_w, relaxation);
-            if TRACK {
-                let most = a.inv_mass.max(b.inv_mass);
-                self.largest_change = self.largest_change.max(delta.abs() * most);
-            }
-            r.acc += delta;
-            push_normal(&mut a, &mut b, r.normal, delta);
-        }
-        if q.mu > 0.0 && q.tw > 0.0 {
-            let u = slip(a.vel, a.omega, q.ra, b.vel, b.omega, q.rb, r.normal);
-            let cap = if r.acc > 0.0 { q.mu * r.acc } else { 0.0 };
-            let total = (q.tangent - u * q.inv_tw).clamp(-cap, cap);
-            push_tangent(&mut a, &mut b, q, r.normal, total - q.tangent);
-        }
-        let kk = q.ka + q.kb;
-        if q.rolling > 0.0 && kk > 0.0 {
-            let cap = q.rolling * r.acc.max(0.0);
-            let total = (q.roll - (b.omega - a.omega) / kk).clamp(-cap, cap);
-            push_rolling(&mut a, &mut b, q, total - q.roll);
+        let change = rough_step(r, q, &mut a, &mut b, relaxation);
+        if TRACK {
+            self.largest_change = self.largest_change.max(change);
         }
         (self.bodies[sa], self.bodies[sb]) = (a, b);
     }

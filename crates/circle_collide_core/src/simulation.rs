@@ -285,8 +285,9 @@ impl Simulation {
     /// worlds of at least [`PARALLEL_MIN_BODIES`](crate::parallel::PARALLEL_MIN_BODIES)
     /// bodies (see [`set_parallel_min_bodies`](Self::set_parallel_min_bodies); the broad
     /// phase's pair listing from a quarter of that) as jobs on `executor`, and the contact
-    /// solver's passes of any solve of 8192 smooth contacts or more on its threads, in
-    /// colour order (whatever the number of bodies), as its conjugate-gradient correction
+    /// solver's passes of any solve of 8192 smooth contacts or more (4096 with friction)
+    /// on its threads, in colour order (whatever the number of bodies), as its
+    /// conjugate-gradient correction
     /// of 2048 rows or more. Results are bit-identical to a serial run.
     ///
     /// ```

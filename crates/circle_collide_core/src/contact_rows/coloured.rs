@@ -1,4 +1,4 @@
-//! A large smooth solve's passes in colour order, on the executor's threads.
+//! A large solve's passes in colour order, on the executor's threads.
 //!
 //! The rows are coloured greedily so that no two rows of one colour share a moving body;
 //! a pass takes the colours in turn, and within a colour the rows are independent, so
@@ -12,7 +12,7 @@
 //! processors); the counter of finished units orders them.
 
 use super::team;
-use super::{ContactRows, Row, closing_speed, normal_step};
+use super::{ContactRows, RoughRow, Row, RowBody, closing_speed, normal_step, rough_step};
 use glam::DVec2;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -24,6 +24,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Lowered to 2048 rows (colours cut from 256), the crowd of 2000 (core, two threads,
 /// ~3900 contacts) took 2.95 ms a step against 2.37: its colours' chunks are too small.
 pub(super) const COLOURED_MIN_ROWS: usize = crate::contacts::COLOURED_CONTACTS;
+
+/// As [`COLOURED_MIN_ROWS`] for a solve with rough rows
+/// ([`ROUGH_COLOURED_CONTACTS`](crate::contacts::ROUGH_COLOURED_CONTACTS)).
+pub(super) const ROUGH_COLOURED_MIN_ROWS: usize = crate::contacts::ROUGH_COLOURED_CONTACTS;
 
 /// A colour of at least this many rows is cut into one chunk per thread; a smaller one
 /// is a single unit (its rows cost less than the hand-over).
@@ -40,8 +44,10 @@ pub(super) struct Colours {
     mask: Vec<u64>,
     /// Per row: its colour (while colouring).
     colour_of: Vec<u8>,
-    /// The rows in `order`, and the slots' velocities and inverse masses.
+    /// The rows in `order`, their friction parts (a rough solve; else empty), and the
+    /// slots' velocities, spins and inverse masses.
     rows: Vec<SharedRow>,
+    rough: Vec<SharedRough>,
     slots: Vec<SharedSlot>,
     /// Largest change of a velocity in each pass (bits of a non-negative `f64`).
     largest: Vec<AtomicU64>,
@@ -65,12 +71,29 @@ struct SharedRow {
     acc: AtomicU64,
 }
 
-/// A slot as the threads share it: velocity (atomics) and inverse mass, on one half of
-/// a cache line.
+/// The friction part of a rough row as the threads share it ([`RoughRow`]): its
+/// accumulated friction and rolling impulses atomics.
+#[derive(Debug)]
+struct SharedRough {
+    mu: f64,
+    rolling: f64,
+    ra: f64,
+    rb: f64,
+    ka: f64,
+    kb: f64,
+    tw: f64,
+    inv_tw: f64,
+    tangent: AtomicU64,
+    roll: AtomicU64,
+}
+
+/// A slot as the threads share it: velocity and spin (atomics) and inverse mass, on one
+/// half of a cache line.
 #[derive(Debug)]
 #[repr(align(32))]
 struct SharedSlot {
     vel: [AtomicU64; 2],
+    omega: AtomicU64,
     inv_mass: f64,
 }
 
@@ -79,13 +102,18 @@ struct SharedSlot {
 const COLOURS: usize = 64;
 
 impl ContactRows {
-    /// Colours the loaded rows ([`Colours`]) when the solve is large and smooth; clears
-    /// the colouring otherwise.
+    /// Colours the loaded rows ([`Colours`]) when the solve is large (a rough one from
+    /// [`ROUGH_COLOURED_MIN_ROWS`] rows); clears the colouring otherwise.
     pub(super) fn colour(&mut self) {
         let c = &mut self.colours;
         c.order.clear();
         c.ends.clear();
-        if self.rows.len() < COLOURED_MIN_ROWS || !self.rough.is_empty() {
+        let least = if self.rough.is_empty() {
+            COLOURED_MIN_ROWS
+        } else {
+            ROUGH_COLOURED_MIN_ROWS
+        };
+        if self.rows.len() < least {
             return;
         }
         c.mask.clear();
@@ -157,9 +185,15 @@ impl ContactRows {
                 acc: AtomicU64::new(r.acc.to_bits()),
             }
         }));
+        c.rough.clear();
+        if !self.rough.is_empty() {
+            let shared = |k: &u32| SharedRough::new(&self.rough[*k as usize]);
+            c.rough.extend(c.order.iter().map(shared));
+        }
         c.slots.clear();
         c.slots.extend(self.bodies.iter().map(|s| SharedSlot {
             vel: s.vel.to_array().map(|v| AtomicU64::new(v.to_bits())),
+            omega: AtomicU64::new(s.omega.to_bits()),
             inv_mass: s.inv_mass,
         }));
         c.largest.clear();
@@ -214,14 +248,100 @@ impl ContactRows {
         for (r, &k) in c.rows.iter().zip(&c.order) {
             self.rows[k as usize].acc = f64::from_bits(r.acc.load(Ordering::Relaxed));
         }
+        for (q, &k) in c.rough.iter().zip(&c.order) {
+            let row = &mut self.rough[k as usize];
+            (row.tangent, row.roll) = (load(&q.tangent), load(&q.roll));
+        }
         for (s, shared) in self.bodies.iter_mut().zip(&c.slots) {
             s.vel = shared.velocity();
+            s.omega = load(&shared.omega);
         }
         run as u32
     }
 }
 
+/// The `f64` an atomic holds the bits of.
+#[inline(always)]
+fn load(a: &AtomicU64) -> f64 {
+    f64::from_bits(a.load(Ordering::Relaxed))
+}
+
+/// Stores `v`'s bits in an atomic.
+#[inline(always)]
+fn store(a: &AtomicU64, v: f64) {
+    a.store(v.to_bits(), Ordering::Relaxed);
+}
+
+impl SharedRough {
+    fn new(q: &RoughRow) -> Self {
+        Self {
+            mu: q.mu,
+            rolling: q.rolling,
+            ra: q.ra,
+            rb: q.rb,
+            ka: q.ka,
+            kb: q.kb,
+            tw: q.tw,
+            inv_tw: q.inv_tw,
+            tangent: AtomicU64::new(q.tangent.to_bits()),
+            roll: AtomicU64::new(q.roll.to_bits()),
+        }
+    }
+
+    /// The row as [`rough_step`] takes it, with its impulses as they are now.
+    #[inline(always)]
+    fn get(&self) -> RoughRow {
+        RoughRow {
+            mu: self.mu,
+            rolling: self.rolling,
+            ra: self.ra,
+            rb: self.rb,
+            ka: self.ka,
+            kb: self.kb,
+            tw: self.tw,
+            inv_tw: self.inv_tw,
+            tangent: load(&self.tangent),
+            roll: load(&self.roll),
+        }
+    }
+}
+
+impl SharedRow {
+    /// The row as [`rough_step`] takes it, with its impulse as it is now.
+    #[inline(always)]
+    fn get(&self) -> Row {
+        Row {
+            a: self.a,
+            b: self.b,
+            normal: self.normal,
+            allowed: self.allowed,
+            inv_w: self.inv_w,
+            acc: load(&self.acc),
+        }
+    }
+}
+
 impl SharedSlot {
+    /// The slot as [`rough_step`] takes it.
+    #[inline(always)]
+    fn body(&self) -> RowBody {
+        RowBody {
+            vel: self.velocity(),
+            inv_mass: self.inv_mass,
+            omega: load(&self.omega),
+        }
+    }
+
+    /// Stores a moving body's new velocity and spin (a fixed body's never change: many
+    /// rows of a colour may share it).
+    #[inline(always)]
+    fn set_body(&self, body: &RowBody) {
+        if self.inv_mass > 0.0 {
+            self.set_velocity(body.vel);
+            store(&self.omega, body.omega);
+        }
+    }
+
     #[inline(always)]
     fn velocity(&self) -> DVec2 {
         let [x, y] = self
@@ -239,10 +359,14 @@ impl SharedSlot {
 }
 
 impl Colours {
-    /// One unit's rows, as [`ContactRows::normal_row`] updates them; returns the largest
-    /// change of a body's velocity.
+    /// One unit's rows, as [`ContactRows::normal_row`] (a rough solve:
+    /// [`ContactRows::rough_row`]) updates them; returns the largest change of a body's
+    /// velocity.
     #[inline(always)]
     fn unit_pass(&self, unit: std::ops::Range<usize>, relaxation: f64, track: bool) -> f64 {
+        if !self.rough.is_empty() {
+            return self.rough_unit_pass(unit, relaxation);
+        }
         let mut largest = 0.0f64;
         for r in &self.rows[unit] {
             if r.inv_w == 0.0 {
@@ -268,185 +392,26 @@ impl Colours {
         }
         largest
     }
+
+    /// One unit's rows of a rough solve ([`rough_step`]); returns the largest change of a
+    /// body's velocity by a normal impulse.
+    #[inline(always)]
+    fn rough_unit_pass(&self, unit: std::ops::Range<usize>, relaxation: f64) -> f64 {
+        let mut largest = 0.0f64;
+        for (r, q) in self.rows[unit.clone()].iter().zip(&self.rough[unit]) {
+            let (sa, sb) = (&self.slots[r.a as usize], &self.slots[r.b as usize]);
+            let (mut a, mut b) = (sa.body(), sb.body());
+            let (mut row, mut rough) = (r.get(), q.get());
+            largest = largest.max(rough_step(&mut row, &mut rough, &mut a, &mut b, relaxation));
+            store(&r.acc, row.acc);
+            store(&q.tangent, rough.tangent);
+            store(&q.roll, rough.roll);
+            sa.set_body(&a);
+            sb.set_body(&b);
+        }
+        largest
+    }
 }
 
 #[cfg(test)]
-pub(super) mod tests {
-    use super::super::{RowBody, team::Two};
-    use super::*;
-    use crate::parallel::{Executor, ExecutorHandle, Serial};
-    use std::sync::Arc;
-
-    /// A triangular lattice `wide` bodies wide and `high` rows high standing on a floor
-    /// between two walls (all slot 0), each body resting on the two below it (a small gap
-    /// sideways, as in a jittered pile), every body moving down at 0.95–1.05 units/s:
-    /// the passes must bring every body to rest. (Coloured, with no impulse yet.)
-    pub(in crate::contact_rows) fn stack(wide: usize, high: usize) -> ContactRows {
-        let mut rows = ContactRows::default();
-        rows.bodies.push(RowBody::default());
-        let slot = |x: usize, y: usize| (1 + y * wide + x) as u32;
-        let mut seed = 3u64;
-        for _ in 0..wide * high {
-            let jitter = crate::scenes::SplitMix64::next_f64(&mut seed) - 0.5;
-            rows.bodies.push(RowBody {
-                vel: DVec2::new(0.0, -1.0 - 0.1 * jitter),
-                inv_mass: 1.0,
-                omega: 0.0,
-            });
-        }
-        let (c, s) = (0.5, 0.75f64.sqrt());
-        let mut row = |a: u32, b: u32, normal: DVec2, w: f64| {
-            rows.rows.push(Row {
-                a,
-                b,
-                normal,
-                allowed: 0.0,
-                acc: 0.0,
-                inv_w: 1.0 / w,
-            })
-        };
-        for y in 0..high {
-            for x in 0..wide {
-                if y == 0 {
-                    row(0, slot(x, 0), DVec2::Y, 1.0);
-                }
-                // Side walls.
-                if x == 0 {
-                    row(0, slot(x, y), DVec2::X, 1.0);
-                }
-                if x + 1 == wide {
-                    row(0, slot(x, y), -DVec2::X, 1.0);
-                }
-                if y + 1 < high {
-                    // Odd rows sit half a body to the right.
-                    // Odd rows sit half a body to the right of even ones.
-                    let (up_left, up_right) = if y % 2 == 0 {
-                        (x.checked_sub(1), Some(x))
-                    } else {
-                        (Some(x), (x + 1 < wide).then_some(x + 1))
-                    };
-                    if let Some(l) = up_left {
-                        row(slot(x, y), slot(l, y + 1), DVec2::new(-c, s), 2.0);
-                    }
-                    if let Some(r) = up_right {
-                        row(slot(x, y), slot(r, y + 1), DVec2::new(c, s), 2.0);
-                    }
-                }
-            }
-        }
-        rows.colour();
-        rows
-    }
-
-    fn with(executor: Arc<dyn Executor>, mut rows: ContactRows) -> ContactRows {
-        rows.executor = ExecutorHandle {
-            executor,
-            min_bodies: 0,
-        };
-        rows
-    }
-
-    #[test]
-    fn no_two_rows_of_a_colour_share_a_moving_body() {
-        let rows = stack(400, 11);
-        assert!(rows.rows.len() >= COLOURED_MIN_ROWS, "{}", rows.rows.len());
-        assert!(rows.coloured());
-        let c = &rows.colours;
-        let mut seen = vec![false; rows.rows.len()];
-        let mut start = 0;
-        for &end in &c.ends {
-            let mut used = vec![false; rows.bodies.len()];
-            for &k in &c.order[start..end] {
-                assert!(!std::mem::replace(&mut seen[k as usize], true));
-                let r = rows.rows[k as usize];
-                for s in [r.a, r.b].into_iter().filter(|&s| s != 0) {
-                    assert!(!std::mem::replace(&mut used[s as usize], true), "slot {s}");
-                }
-            }
-            start = end;
-        }
-        assert!(seen.iter().all(|&s| s));
-        // Each body is in up to four rows (two supports, two supported): at least four
-        // colours, and greedy colouring needs at most a few more.
-        assert!((4..=8).contains(&c.ends.len()), "{} colours", c.ends.len());
-    }
-
-    /// The same impulses, velocities and passes, bit for bit, on one thread and on two.
-    #[test]
-    fn coloured_passes_are_the_same_on_two_threads() {
-        let bits = |r: &ContactRows| {
-            (r.rows.iter().map(|r| r.acc.to_bits()))
-                .chain(
-                    r.bodies
-                        .iter()
-                        .flat_map(|b| [b.vel.x.to_bits(), b.vel.y.to_bits()]),
-                )
-                .collect::<Vec<_>>()
-        };
-        let mut one = with(Arc::new(Serial), stack(400, 11));
-        let mut two = with(Arc::new(Two), stack(400, 11));
-        // A tolerance that stops the passes part way (after 148 of them).
-        let n1 = one.passes_until(4, 300, 0.01, 1.0);
-        assert_eq!(n1, two.passes_until(4, 300, 0.01, 1.0));
-        assert!((5..300).contains(&n1), "{n1} passes");
-        assert_eq!(
-            one.largest_change().to_bits(),
-            two.largest_change().to_bits()
-        );
-        assert_eq!(bits(&one), bits(&two));
-        // Fixed, over-relaxed passes too.
-        one.passes(7, 1.4);
-        two.passes(7, 1.4);
-        assert_eq!(bits(&one), bits(&two));
-    }
-
-    /// 2000 columns of 5 bodies of different masses falling onto a floor at about
-    /// 1 unit/s: every body stops, and each column's floor impulse is the column's
-    /// momentum, Σ m v.
-    #[test]
-    fn coloured_passes_stop_columns_on_a_floor() {
-        let (columns, high) = (2000, 5);
-        let mut rows = ContactRows::default();
-        rows.bodies.push(RowBody::default());
-        let mut seed = 11u64;
-        let mut momentum = vec![0.0; columns];
-        for m in &mut momentum {
-            for y in 0..high {
-                let mut rnd = || crate::scenes::SplitMix64::next_f64(&mut seed);
-                let (mass, speed) = (0.5 + 1.5 * rnd(), 0.95 + 0.1 * rnd());
-                let s = rows.bodies.len() as u32;
-                *m += mass * speed;
-                rows.bodies.push(RowBody {
-                    vel: DVec2::new(0.0, -speed),
-                    inv_mass: 1.0 / mass,
-                    omega: 0.0,
-                });
-                let below = if y == 0 { 0 } else { s - 1 };
-                let w = rows.bodies[below as usize].inv_mass + 1.0 / mass;
-                rows.rows.push(Row {
-                    a: below,
-                    b: s,
-                    normal: DVec2::Y,
-                    allowed: 0.0,
-                    acc: 0.0,
-                    inv_w: 1.0 / w,
-                });
-            }
-        }
-        rows.colour();
-        assert!(rows.coloured());
-        let mut rows = with(Arc::new(Two), rows);
-        let n = rows.passes_until(4, 1000, 1e-12, 1.0);
-        assert!(n < 1000, "{n} passes");
-        for b in &rows.bodies[1..] {
-            assert!(b.vel.length() < 1e-9, "{:?}", b.vel);
-        }
-        for (x, m) in momentum.iter().enumerate() {
-            let floor = rows.rows[x * high].acc;
-            assert!(
-                (floor - m).abs() < 1e-9 * m,
-                "column {x}: {floor} against {m}"
-            );
-        }
-    }
-}
+pub(super) mod tests;

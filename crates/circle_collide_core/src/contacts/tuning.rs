@@ -194,6 +194,15 @@ pub const DEEP_JAM_MAX_FACTOR: f64 = 2.0;
 /// `contact_rows/coloured.rs`.
 pub const COLOURED_CONTACTS: usize = 8192;
 
+/// As [`COLOURED_CONTACTS`] for a solve with friction or rolling resistance: its passes
+/// too go in colour order from this many contacts on. Half the smooth threshold, as a
+/// rough row costs about twice a smooth one (13 ns against ~7 on one thread here); the
+/// rough piles of up to ~2500 circles and the poured heap of 2000 (solves of up to ~3600
+/// contacts) keep the serial order. On two threads a pass over the poured heap of 5000's
+/// ~7800 rows took 72.7 µs against 102 (`docs/contacts.md`, "Rough passes in colour
+/// order").
+pub const ROUGH_COLOURED_CONTACTS: usize = 4096;
+
 /// A steered jam under gravity (`Simulation::is_steered_jam`: a horde the game walks into
 /// a wall every frame) gets the conjugate-gradient trigger of [`DEEP_JAM_CONTACTS`] from
 /// this many contacts: its passes carry the horde's weight down as well as its push
