@@ -71,18 +71,12 @@ struct SharedRow {
     acc: AtomicU64,
 }
 
-/// The friction part of a rough row as the threads share it ([`RoughRow`]): its
-/// accumulated friction and rolling impulses atomics.
+/// The friction part of a rough row as the threads share it: the row's constants
+/// ([`RoughRow`]; its own impulse fields unused) and its accumulated friction and rolling
+/// impulses, atomics.
 #[derive(Debug)]
 struct SharedRough {
-    mu: f64,
-    rolling: f64,
-    ra: f64,
-    rb: f64,
-    ka: f64,
-    kb: f64,
-    tw: f64,
-    inv_tw: f64,
+    row: RoughRow,
     tangent: AtomicU64,
     roll: AtomicU64,
 }
@@ -275,14 +269,7 @@ fn store(a: &AtomicU64, v: f64) {
 impl SharedRough {
     fn new(q: &RoughRow) -> Self {
         Self {
-            mu: q.mu,
-            rolling: q.rolling,
-            ra: q.ra,
-            rb: q.rb,
-            ka: q.ka,
-            kb: q.kb,
-            tw: q.tw,
-            inv_tw: q.inv_tw,
+            row: *q,
             tangent: AtomicU64::new(q.tangent.to_bits()),
             roll: AtomicU64::new(q.roll.to_bits()),
         }
@@ -292,16 +279,9 @@ impl SharedRough {
     #[inline(always)]
     fn get(&self) -> RoughRow {
         RoughRow {
-            mu: self.mu,
-            rolling: self.rolling,
-            ra: self.ra,
-            rb: self.rb,
-            ka: self.ka,
-            kb: self.kb,
-            tw: self.tw,
-            inv_tw: self.inv_tw,
             tangent: load(&self.tangent),
             roll: load(&self.roll),
+            ..self.row
         }
     }
 }
