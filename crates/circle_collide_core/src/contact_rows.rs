@@ -305,6 +305,21 @@ impl ContactRows {
         }
     }
 
+    /// Bytes of heap the packed bodies and rows hold, with the position correction's, the
+    /// conjugate gradients' and the colour order's scratch (capacities).
+    pub(crate) fn heap_bytes(&self) -> usize {
+        use crate::simulation::capacity_bytes as cap;
+        cap(&self.bodies)
+            + cap(&self.members)
+            + cap(&self.slot_of)
+            + cap(&self.rows)
+            + cap(&self.rough)
+            + cap(&self.shift)
+            + cap(&self.shift_rows)
+            + self.conjugate.heap_bytes()
+            + self.colours.heap_bytes()
+    }
+
     /// The executor whose threads the passes of a large smooth solve run on (serial
     /// by default; the results do not depend on it).
     pub(crate) fn set_executor(&mut self, executor: &ExecutorHandle) {

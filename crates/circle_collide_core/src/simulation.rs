@@ -545,6 +545,7 @@ impl Simulation {
             ("impact queue", self.queue.heap_bytes()),
             ("impacts", cap(&self.impacts)),
             ("solver contacts", cap(&self.resting)),
+            ("solver rows", self.rows.heap_bytes()),
             (
                 "contact memory",
                 std::mem::size_of_val(self.memory.contacts()),

@@ -53,6 +53,21 @@ pub(super) struct Colours {
     largest: Vec<AtomicU64>,
 }
 
+impl Colours {
+    /// Bytes of heap this scratch holds (capacities).
+    pub(super) fn heap_bytes(&self) -> usize {
+        use crate::simulation::capacity_bytes as cap;
+        cap(&self.order)
+            + cap(&self.ends)
+            + cap(&self.mask)
+            + cap(&self.colour_of)
+            + cap(&self.rows)
+            + cap(&self.rough)
+            + cap(&self.slots)
+            + cap(&self.largest)
+    }
+}
+
 impl Clone for Colours {
     /// Scratch only: a clone starts empty.
     fn clone(&self) -> Self {

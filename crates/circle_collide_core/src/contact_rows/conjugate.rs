@@ -90,6 +90,30 @@ pub(crate) struct Conjugate {
     preconditioner: Preconditioner,
 }
 
+impl Conjugate {
+    /// Bytes of heap this scratch holds (capacities).
+    pub(super) fn heap_bytes(&self) -> usize {
+        use crate::simulation::capacity_bytes as cap;
+        let blocks: usize = (self.blocks.iter())
+            .map(|b| {
+                let v = &b.v;
+                cap(&b.rows)
+                    + cap(&b.index)
+                    + cap(&b.inv_d)
+                    + cap(&b.d)
+                    + cap(&v.x)
+                    + cap(&v.r)
+                    + cap(&v.z)
+                    + cap(&v.p)
+                    + cap(&v.q)
+                    + cap(&b.dv)
+                    + cap(&b.back)
+            })
+            .sum();
+        cap(&self.blocks) + blocks + cap(&self.w) + cap(&self.active)
+    }
+}
+
 /// A block of active rows, in the order of the sweeps ([`STREAMS`]), with its vectors.
 #[derive(Debug, Default)]
 struct Block {

@@ -317,3 +317,21 @@ fn coloured_passes_stop_columns_on_a_floor() {
         );
     }
 }
+
+/// The solver's memory report counts its rows and, after a pass in colour order, the
+/// colours' shared copies of them (`Simulation::heap_bytes`, "solver rows").
+#[test]
+fn heap_bytes_count_the_rows_and_their_shared_copies() {
+    use std::mem::size_of;
+    let mut rows = with(Arc::new(Two), roughen(stack(400, 11)));
+    let n = rows.rows.len();
+    let before = rows.heap_bytes();
+    assert!(before >= n * (size_of::<Row>() + size_of::<RoughRow>()));
+    rows.passes(1, 1.0);
+    let shared = n * (size_of::<SharedRow>() + size_of::<SharedRough>());
+    let after = rows.heap_bytes();
+    assert!(
+        after >= before + shared,
+        "{before} → {after} bytes for {n} rows"
+    );
+}
