@@ -6,11 +6,11 @@
 //! over fixed chunks whose outputs are joined in chunk order, so the result is
 //! bit-identical whatever the number of threads. The in-step event loop is sequential by
 //! nature (each impact depends on the one before) and runs on the caller's thread, but for
-//! the passes of a large contact solve (8192 smooth contacts or more), which take their
-//! rows in colour order, the rows of one colour shared out between the threads — the
-//! same results, bit for bit, on any number of threads. (The conjugate-gradient
-//! correction ran on the threads too until the twenty-seventh session; its Gauss–Seidel
-//! preconditioner runs on the caller's.)
+//! the passes of a large contact solve (8192 smooth contacts or more, 4096 with
+//! friction), which take their rows in colour order, the rows of one colour shared out
+//! between the threads — the same results, bit for bit, on any number of threads. (The
+//! conjugate-gradient correction ran on the threads too until the twenty-seventh session;
+//! its Gauss–Seidel preconditioner runs on the caller's.)
 //!
 //! [`Simulation`]: crate::Simulation
 
