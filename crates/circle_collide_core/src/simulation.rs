@@ -287,8 +287,8 @@ impl Simulation {
     /// phase's pair listing from a quarter of that) as jobs on `executor`, and the contact
     /// solver's passes of any solve of 8192 smooth contacts or more (4096 with friction)
     /// on its threads, in colour order (whatever the number of bodies), as its
-    /// conjugate-gradient correction
-    /// of 2048 rows or more. Results are bit-identical to a serial run.
+    /// conjugate-gradient correction of 2048 rows or more. Results are bit-identical to a
+    /// serial run.
     ///
     /// ```
     /// use circle_collide_core::{Simulation, StepConfig, parallel::Serial};
