@@ -229,11 +229,8 @@ impl ContactRows {
         }
         let min = min.max(1) as usize;
         let c = &*c;
-        let converged = |pass: usize| {
-            track
-                && pass >= min
-                && f64::from_bits(c.largest[pass - 1].load(Ordering::Relaxed)) <= tolerance
-        };
+        let converged =
+            |pass: usize| track && pass >= min && load(&c.largest[pass - 1]) <= tolerance;
         team::run_groups(
             &*executor,
             &chunks_of,
@@ -252,10 +249,10 @@ impl ContactRows {
             .unwrap_or(max as usize);
         let c = &self.colours;
         if track {
-            self.largest_change = f64::from_bits(c.largest[run - 1].load(Ordering::Relaxed));
+            self.largest_change = load(&c.largest[run - 1]);
         }
         for (r, &k) in c.rows.iter().zip(&c.order) {
-            self.rows[k as usize].acc = f64::from_bits(r.acc.load(Ordering::Relaxed));
+            self.rows[k as usize].acc = load(&r.acc);
         }
         for (q, &k) in c.rough.iter().zip(&c.order) {
             let row = &mut self.rough[k as usize];
@@ -339,17 +336,14 @@ impl SharedSlot {
 
     #[inline(always)]
     fn velocity(&self) -> DVec2 {
-        let [x, y] = self
-            .vel
-            .each_ref()
-            .map(|a| f64::from_bits(a.load(Ordering::Relaxed)));
+        let [x, y] = self.vel.each_ref().map(load);
         DVec2::new(x, y)
     }
 
     #[inline(always)]
     fn set_velocity(&self, v: DVec2) {
-        self.vel[0].store(v.x.to_bits(), Ordering::Relaxed);
-        self.vel[1].store(v.y.to_bits(), Ordering::Relaxed);
+        store(&self.vel[0], v.x);
+        store(&self.vel[1], v.y);
     }
 }
 
@@ -369,14 +363,14 @@ impl Colours {
             }
             let (a, b) = (&self.slots[r.a as usize], &self.slots[r.b as usize]);
             let (va, vb) = (a.velocity(), b.velocity());
-            let acc = f64::from_bits(r.acc.load(Ordering::Relaxed));
+            let acc = load(&r.acc);
             let closing = closing_speed(va, vb, r.normal, r.allowed);
             let delta = normal_step(acc, closing, r.inv_w, relaxation);
             let (wa, wb) = (a.inv_mass, b.inv_mass);
             if track {
                 largest = largest.max(delta.abs() * wa.max(wb));
             }
-            r.acc.store((acc + delta).to_bits(), Ordering::Relaxed);
+            store(&r.acc, acc + delta);
             // A static body's velocity never changes: no store (many rows share a wall).
             if wa > 0.0 {
                 a.set_velocity(va - r.normal * (delta * wa));
