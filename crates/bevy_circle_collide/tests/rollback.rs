@@ -101,6 +101,43 @@ fn a_large_pile_solved_on_two_threads_ends_bit_identical() {
     assert_eq!(differ, 0, "{differ} of {n} bodies differ");
 }
 
+/// The same with friction: a rough pile whose solves (`ROUGH_COLOURED_CONTACTS`+
+/// contacts) run their passes, friction and spin included, in colour order on the compute
+/// pool's two threads ends bit-identical spawned forward and reversed, and its circles
+/// spin (the friction rows act).
+#[test]
+fn a_large_rough_pile_solved_on_two_threads_ends_bit_identical() {
+    use bevy_circle_collide::core::contacts::ROUGH_COLOURED_CONTACTS;
+    let n = 3000;
+    let mut scene = scenes::pile(n);
+    for b in &mut scene.bodies {
+        b.friction = 0.5;
+    }
+    let run = |scene: &scenes::Scene| {
+        let mut app = app();
+        let ids = spawn_scene(&mut app, scene);
+        let mut largest = 0;
+        for _ in 0..150 {
+            steps(&mut app, 1);
+            let d = app.world().resource::<CollisionDiagnostics>();
+            largest = largest.max(d.solver_contacts);
+        }
+        assert!(
+            largest >= ROUGH_COLOURED_CONTACTS,
+            "largest solve {largest} contacts"
+        );
+        let spin = |e: Entity| app.world().get::<AngularVelocity>(e).map_or(0.0, |w| w.0);
+        let spinning = ids.iter().filter(|&&e| spin(e).abs() > 0.01).count();
+        assert!(spinning > n / 10, "{spinning} of {n} circles spin");
+        let states = state(&app, &ids).into_iter();
+        (states.zip(&ids))
+            .map(|(s, &e)| (s, spin(e).to_bits()))
+            .collect::<Vec<_>>()
+    };
+    let differ = differ_reversed(scene, run);
+    assert_eq!(differ, 0, "{differ} of {n} bodies differ");
+}
+
 /// The plugin keeps scratch between steps (last step's canonical order as a hint for this
 /// step's, buffers): none of it is state. A `CircleCollideWorld` replaced by a fresh one
 /// before every step gives the same bits as one kept — jittered pile, landing and pressing.
