@@ -258,9 +258,16 @@ fn churned_step(
     events(app);
     let d = app.world().resource::<CollisionDiagnostics>();
     if ms > 100.0 {
+        // The settings that make steps dear (draw 1105: slop 0 with 32 push-out passes).
+        let c = app.world().resource::<CircleCollideConfig>();
         eprintln!(
-            "  {at}: {ms:.1} ms, {} impacts, {} contacts",
-            d.impacts, d.contacts
+            "  {at}: {ms:.1} ms, {} impacts, {} contacts (slop {}, push-out passes {}, impacts per body {}, gravity {})",
+            d.impacts,
+            d.contacts,
+            c.overlap_slop,
+            c.separation_iterations,
+            c.max_impacts_per_body,
+            c.gravity
         );
     }
     assert!(d.kinetic_energy.is_finite(), "{at}");
