@@ -216,7 +216,11 @@ fn config_section(ui: &mut egui::Ui, e: &mut Editables) {
                     );
                 ui.end_row();
                 ui.label("push-out passes");
-                ui.add(egui::Slider::new(&mut c.separation_iterations, 0..=32));
+                ui.add(egui::Slider::new(&mut c.separation_iterations, 0..=32))
+                    .on_hover_text(
+                        "a jam that does not clear gets up to 16× these passes' work: \
+                     more here costs more where bodies jam",
+                    );
                 ui.end_row();
                 ui.label("contact passes");
                 ui.add(egui::Slider::new(&mut c.contact_iterations, 0..=64));
