@@ -76,6 +76,21 @@ fn a_pile_spawned_in_reverse_order_ends_bit_identical() {
     }
 }
 
+/// `scene` spawned and run 150 steps; asserts its largest solve had at least `contacts`
+/// contacts (so its passes ran in colour order).
+fn pile_solved_past(scene: &scenes::Scene, contacts: usize) -> (App, Vec<Entity>) {
+    let mut app = app();
+    let ids = spawn_scene(&mut app, scene);
+    let mut largest = 0;
+    for _ in 0..150 {
+        steps(&mut app, 1);
+        let d = app.world().resource::<CollisionDiagnostics>();
+        largest = largest.max(d.solver_contacts);
+    }
+    assert!(largest >= contacts, "largest solve {largest} contacts");
+    (app, ids)
+}
+
 /// A pile large enough that its solves (`COLOURED_CONTACTS`+ contacts) run their passes in colour order
 /// on the compute pool's two threads, which take the work in whatever order they get to
 /// it: spawned forward and reversed, it still ends bit-identical.
@@ -83,17 +98,9 @@ fn a_pile_spawned_in_reverse_order_ends_bit_identical() {
 fn a_large_pile_solved_on_two_threads_ends_bit_identical() {
     let n = 4000;
     let run = |scene: &scenes::Scene| {
-        let mut app = app();
-        let ids = spawn_scene(&mut app, scene);
-        let mut largest = 0;
-        for _ in 0..150 {
-            steps(&mut app, 1);
-            let d = app.world().resource::<CollisionDiagnostics>();
-            largest = largest.max(d.solver_contacts);
-        }
-        assert!(
-            largest >= bevy_circle_collide::core::contacts::COLOURED_CONTACTS,
-            "largest solve {largest} contacts"
+        let (app, ids) = pile_solved_past(
+            scene,
+            bevy_circle_collide::core::contacts::COLOURED_CONTACTS,
         );
         state(&app, &ids)
     };
@@ -114,18 +121,7 @@ fn a_large_rough_pile_solved_on_two_threads_ends_bit_identical() {
         b.friction = 0.5;
     }
     let run = |scene: &scenes::Scene| {
-        let mut app = app();
-        let ids = spawn_scene(&mut app, scene);
-        let mut largest = 0;
-        for _ in 0..150 {
-            steps(&mut app, 1);
-            let d = app.world().resource::<CollisionDiagnostics>();
-            largest = largest.max(d.solver_contacts);
-        }
-        assert!(
-            largest >= ROUGH_COLOURED_CONTACTS,
-            "largest solve {largest} contacts"
-        );
+        let (app, ids) = pile_solved_past(scene, ROUGH_COLOURED_CONTACTS);
         let spin = |e: Entity| app.world().get::<AngularVelocity>(e).map_or(0.0, |w| w.0);
         let spinning = ids.iter().filter(|&&e| spin(e).abs() > 0.01).count();
         assert!(spinning > n / 10, "{spinning} of {n} circles spin");
