@@ -187,12 +187,7 @@ fn crowd_draw(seed: u64, churn: bool) -> (Vec<f64>, f32) {
                 (centre - p).normalize_or_zero() * scenes::CROWD_SPEED as f32;
         }
         for &(d, r) in &dozers {
-            let p = app
-                .world()
-                .get::<Transform>(d)
-                .unwrap()
-                .translation
-                .truncate();
+            let p = pos(&app, d);
             let mut v = app.world_mut().get_mut::<Velocity>(d).unwrap();
             for k in 0..2 {
                 if (p[k] < r + 0.5 && v.0[k] < 0.0) || (p[k] > side - r - 0.5 && v.0[k] > 0.0) {
@@ -298,15 +293,8 @@ fn check_bodies(app: &mut App, at: &str, size: Vec2) -> f32 {
 /// crowd fuzz: two bulldozers 0.96 apart closing at 12.8 units/s sent two circles off
 /// at 177–179 units/s, 35 the frame after).
 fn pinched(app: &App, dozers: &[(Entity, f32)], width: f32) -> bool {
-    let at = |d: Entity| {
-        app.world()
-            .get::<Transform>(d)
-            .unwrap()
-            .translation
-            .truncate()
-    };
     (dozers.iter().enumerate()).any(|(i, &(a, ra))| {
-        (dozers[i + 1..].iter()).any(|&(b, rb)| at(a).distance(at(b)) - ra - rb < width)
+        (dozers[i + 1..].iter()).any(|&(b, rb)| pos(app, a).distance(pos(app, b)) - ra - rb < width)
     })
 }
 
